@@ -23,3 +23,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+screens: $(STAMP)
+	$(PY) -m hardware.contact_sheet --out screens.png

@@ -302,6 +302,14 @@ class Table:
         rec = self.store.latest_game()
         if rec is None:
             return
+        self._load(rec.id)
+        self.last_event = Change("restored", "game restored after a restart", {"actions": len(self.actions)})
+
+    def _load(self, game_id: int) -> None:
+        assert self.store is not None
+        rec = self.store.game(game_id)
+        if rec is None:
+            raise CommandError(f"no game {game_id} in the store")
         self.game_id = rec.id
         self.players, self.variant = tuple(rec.players), parse_variant(rec.variant)
         self._states, self.actions = [new_game(self.variant, len(self.players))], []
@@ -309,7 +317,6 @@ class Table:
         for ev in events:
             self._replay_event(ev.kind, ev.payload)
         self._seq = (events[-1].seq + 1) if events else 1
-        self.last_event = Change("restored", "game restored after a restart", {"actions": len(self.actions)})
 
     def _replay_event(self, kind: str, payload: dict[str, Any]) -> None:
         if kind == "action":
@@ -341,3 +348,11 @@ def _summary(state: State, actions: int) -> Summary:
 
 def _short(action: dict[str, Any]) -> str:
     return " ".join(str(action[k]) for k in ("type", "card", "tile") if k in action)
+
+
+def stored_log(store: Store, game_id: int) -> TableLog:
+    """Any stored game as a table log (the actions in effect after undos and corrections)."""
+    table = Table()
+    table.store = store
+    table._load(game_id)
+    return table.log()
