@@ -1,0 +1,147 @@
+"""The JSON API of the HTTP contract: state, actions, games, live events and their description."""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.table import CommandError, stored_log
+
+from .auth import Refused
+from .commands import BadRequest, new_game_request, run_action
+from .context import BUTTONS, ctx
+from .events import TooManyClients
+from .openapi import document
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def error(status: int, message: str) -> tuple[Response, int]:
+    return jsonify(error=message, status=status), status
+
+
+def json_body() -> Any:
+    """The request's JSON, or BadRequest saying what was sent instead."""
+    if not request.is_json:
+        raise BadRequest("send a JSON body with Content-Type: application/json")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise BadRequest("the body is not valid JSON")
+    return data
+
+
+@bp.before_request
+def guard_writes() -> None:
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        ctx().pairing.authorize(request)
+
+
+@bp.errorhandler(Refused)
+def refused(e: Refused) -> tuple[Response, int]:
+    return error(e.status, str(e))
+
+
+@bp.errorhandler(BadRequest)
+def bad_request(e: BadRequest) -> tuple[Response, int]:
+    return error(400, str(e))
+
+
+@bp.errorhandler(CommandError)
+def command_error(e: CommandError) -> tuple[Response, int]:
+    return error(409 if e.illegal else 400, str(e))
+
+
+@bp.get("/state")
+def state() -> Response:
+    return jsonify(ctx().state())
+
+
+@bp.post("/actions")
+def actions() -> Response:
+    change = run_action(ctx().table, json_body())
+    return jsonify(change={"kind": change.kind, "text": change.text, "params": change.params},
+                   state=ctx().state())
+
+
+@bp.post("/games")
+def new_game() -> tuple[Response, int]:
+    players, variant, first, lang = new_game_request(json_body())
+    c = ctx()
+    c.table.new_game(players, variant, first)
+    c.game_langs[c.table.game_id] = lang or c.lang
+    if c.broadcaster is not None:
+        c.broadcaster.refresh()  # the game's language is part of the state the pages see
+    return jsonify(c.state()), 201
+
+
+@bp.get("/games")
+def games() -> Response:
+    store = ctx().store
+    return jsonify(games=[g.as_dict() for g in store.games()] if store is not None else [])
+
+
+@bp.get("/games/<int:game_id>/log")
+def game_log(game_id: int) -> Response | tuple[Response, int]:
+    c = ctx()
+    if c.store is None:
+        if game_id != c.table.game_id or not c.table.started:
+            return error(404, f"no game {game_id}: this box keeps no history")
+        log = c.table.log()
+    else:
+        try:
+            log = stored_log(c.store, game_id)
+        except CommandError as e:
+            return error(404, str(e))
+    resp = jsonify(log.to_json())
+    if request.args.get("download"):
+        resp.headers["Content-Disposition"] = f'attachment; filename="hanabi-game-{game_id}.json"'
+    return resp
+
+
+@bp.get("/events")
+def events() -> Response | tuple[Response, int]:
+    c = ctx()
+    assert c.broadcaster is not None
+    try:
+        stream = c.broadcaster.stream()
+    except TooManyClients as e:
+        resp, status = error(503, str(e))
+        resp.headers["Retry-After"] = "5"
+        return resp, status
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/buttons/<name>")
+def press(name: str) -> Response | tuple[Response, int]:
+    c = ctx()
+    if c.buttons is None:
+        return error(404, "this box has no buttons to press from the page")
+    if name not in BUTTONS:
+        return error(400, f"the buttons are {', '.join(BUTTONS)}; got {name!r}")
+    c.press(name)
+    return jsonify(c.state())
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(document())
+
+
+@bp.app_errorhandler(404)
+def not_found(e: Exception) -> Any:
+    if request.path.startswith("/api/"):
+        return error(404, f"no such endpoint: {request.path}; see /api/openapi.json")
+    return e
+
+
+@bp.app_errorhandler(405)
+def not_allowed(e: Exception) -> Any:
+    if request.path.startswith("/api/"):
+        return error(405, f"{request.method} is not allowed on {request.path}; see /api/openapi.json")
+    return e
+
+
+@bp.app_errorhandler(413)
+def too_large(e: Exception) -> Any:
+    return error(413, "the request body is too large")

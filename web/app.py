@@ -1,0 +1,79 @@
+"""The Flask app factory: one table, its pages and API, live updates and safe headers."""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Callable
+
+from flask import Flask, Response, g, request
+
+from companion.store import Store
+from companion.table import Table
+
+from . import api, pages
+from .auth import Pairing
+from .context import Context
+from .events import Broadcaster
+from .i18n import LANG_COOKIE, LANGUAGES, choose, install, translations
+
+MAX_BODY = 16 * 1024
+SSE_MAX_CLIENTS = 24  # live pages at once; ``serve`` gives waitress this many threads plus spares
+
+# Scripts and styles come only from this box; no inline code, no framing by other sites.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+
+
+def create_app(table: Table, store: Store | None = None, pin: str = "1234",
+               camera_status: Callable[[], str] = lambda: "missing",
+               oled_image: Callable[[], Any] | None = None, buttons: Any = None,
+               lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS) -> Flask:
+    """The web app for ``table``.
+
+    ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault;
+    ``oled_image()`` (demo) returns a PIL image of the emulated OLED; ``buttons`` (demo) is a
+    callable or an object with ``press(name)`` for the box's hint/undo/ok buttons; ``lang`` is
+    the box's default language.
+    """
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
+    if not isinstance(pin, str) or not pin.strip():
+        raise ValueError("the pairing PIN must be a non-empty string")
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False)
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32)),
+                      camera_status=camera_status, lang=lang, oled_image=oled_image, buttons=buttons)
+    context.broadcaster = Broadcaster(table, context.state, max_clients=sse_max_clients)
+    app.extensions["companion"] = context
+    install(app)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+
+    @app.before_request
+    def pick_language() -> None:
+        g.lang = choose(request, context.game_lang(), context.lang)
+        g.translations = translations(g.lang)
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers.setdefault("Content-Security-Policy", CSP)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["Referrer-Policy"] = "same-origin"
+        resp.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        resp.headers["Permissions-Policy"] = "camera=(), microphone=(), geolocation=()"
+        if request.path.startswith("/api/") and request.path != "/api/events":
+            resp.headers.setdefault("Cache-Control", "no-store")
+        asked = request.args.get("lang")
+        if asked in LANGUAGES:
+            resp.set_cookie(LANG_COOKIE, asked, max_age=365 * 24 * 3600, samesite="Lax")
+        return resp
+
+    return app
+
+
+def close_app(app: Flask) -> None:
+    """End the live streams (so a server can stop) and stop listening to the table."""
+    context: Context = app.extensions["companion"]
+    if context.broadcaster is not None:
+        context.broadcaster.close()

@@ -1,0 +1,45 @@
+"""What the pages and the API share: the table, its store, the live stream and the box's parts."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from flask import current_app
+
+from companion.store import Store
+from companion.table import Table
+
+from .auth import Pairing
+from .events import Broadcaster
+from .state import table_state
+
+BUTTONS = ("hint", "undo", "ok")
+
+
+@dataclass
+class Context:
+    table: Table
+    store: Store | None
+    pairing: Pairing
+    camera_status: Callable[[], str]
+    lang: str
+    oled_image: Callable[[], Any] | None = None
+    buttons: Any = None
+    game_langs: dict[int | None, str] = field(default_factory=dict)
+    broadcaster: Broadcaster | None = None
+
+    def game_lang(self) -> str:
+        """The language chosen for the current game (the box's default if none was)."""
+        return self.game_langs.get(self.table.game_id, self.lang)
+
+    def state(self) -> dict[str, Any]:
+        return table_state(self.table, self.camera_status, self.game_lang())
+
+    def press(self, name: str) -> None:
+        """Press one of the box's buttons (demo): a callable or an object with ``press(name)``."""
+        press = getattr(self.buttons, "press", self.buttons)
+        press(name)
+
+
+def ctx() -> Context:
+    return current_app.extensions["companion"]

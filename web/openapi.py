@@ -1,0 +1,133 @@
+"""The OpenAPI description served at ``/api/openapi.json``: the HTTP contract, machine-readable."""
+from __future__ import annotations
+
+from typing import Any
+
+from companion.variants import PRESETS
+
+from .auth import PIN_HEADER
+from .commands import ACTION_FIELDS
+from .i18n import LANGUAGES
+
+CARD = {"type": "string", "pattern": "^[rygbwmkRYGBWMK][1-5]$", "example": "r3",
+        "description": "suit letter (r y g b w m k) and value 1-5"}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+WRITE_ERRORS = {
+    "400": _error("bad input (wrong type, unknown card or field); the table is unchanged"),
+    "401": _error("no PIN: send X-Table-PIN or enter it on the page"),
+    "403": _error("wrong PIN, or a cross-site request"),
+    "409": _error("the rules forbid this action now; the table is unchanged"),
+    "429": _error("too many wrong PINs; wait a minute"),
+}
+
+
+def _json(ref: str) -> dict[str, Any]:
+    return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
+
+
+def document() -> dict[str, Any]:
+    """The whole description; built on request so it always matches the code it documents."""
+    kinds = list(ACTION_FIELDS)
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Hanabi table companion", "version": "1",
+                 "description": "Watch a game of Hanabi live and change it with the pairing PIN shown on "
+                                "the box. Reads are open to anyone on the network; every write needs the "
+                                f"PIN in the {PIN_HEADER} header (or the cookie set by entering it on the "
+                                "page) and leaves the table unchanged when refused."},
+        "components": {
+            "securitySchemes": {
+                "pin": {"type": "apiKey", "in": "header", "name": PIN_HEADER},
+                "pinCookie": {"type": "apiKey", "in": "cookie", "name": "table_pin"}},
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"],
+                          "properties": {"error": {"type": "string"}, "status": {"type": "integer"}}},
+                "Card": CARD,
+                "Variant": {"oneOf": [{"type": "string", "enum": list(PRESETS)},
+                                      {"type": "object", "properties": {"preset": {"enum": list(PRESETS)}},
+                                       "additionalProperties": True}]},
+                "Action": {
+                    "type": "object", "required": ["type"], "additionalProperties": False,
+                    "description": "A table-log action (hint, play, discard, reward) or a table command: "
+                                   "undo (the last action, an unsure card or an ended game), correct (the "
+                                   "card of action `index`; later actions are judged again), confirm (the "
+                                   "unsure card, or `card` instead), end (end the game now).",
+                    "properties": {"type": {"type": "string", "enum": kinds},
+                                   "card": {"$ref": "#/components/schemas/Card"},
+                                   "to": {"type": "integer", "minimum": 0},
+                                   "clue": {"type": "string", "example": "r"},
+                                   "announce": {"type": "string", "example": "g"},
+                                   "tile": {"type": "string"},
+                                   "as": {"type": "string", "enum": ["rescue"]},
+                                   "index": {"type": "integer", "minimum": 0}}},
+                "NewGame": {
+                    "type": "object", "required": ["players"], "additionalProperties": False,
+                    "properties": {"players": {"oneOf": [
+                                       {"type": "array", "items": {"type": "string", "maxLength": 24},
+                                        "minItems": 2, "maxItems": 5},
+                                       {"type": "integer", "minimum": 2, "maximum": 5}]},
+                                   "variant": {"$ref": "#/components/schemas/Variant"},
+                                   "first_player": {"type": "integer", "minimum": 0},
+                                   "lang": {"type": "string", "enum": list(LANGUAGES)}}},
+                "State": {
+                    "type": "object",
+                    "description": "The replay fields (score, max_score, reachable_score, hints, hint_tokens, "
+                                   "fuses_used, fuse_tokens, deck, fireworks, discards, turn, current_player, "
+                                   "final_turns_left, over, outcome, reason, rating) plus players, variant, "
+                                   "actions (count), log (the actions), last_event, pending, camera, lang.",
+                    "properties": {"camera": {"type": "string", "enum": ["ok", "missing", "fault"]},
+                                   "actions": {"type": "integer"},
+                                   "outcome": {"type": "string",
+                                               "enum": ["no_game", "in_progress", "won", "lost", "finished"]}},
+                    "additionalProperties": True},
+                "TableLog": {"type": "object", "required": ["variant", "players", "actions"],
+                             "properties": {"variant": {"$ref": "#/components/schemas/Variant"},
+                                            "players": {"type": "array", "items": {"type": "string"}},
+                                            "actions": {"type": "array",
+                                                        "items": {"$ref": "#/components/schemas/Action"}}}},
+                "GameRecord": {"type": "object", "properties": {
+                    k: {"type": t} for k, t in (("id", "integer"), ("created", "number"), ("updated", "number"),
+                                                ("actions", "integer"), ("score", "integer"),
+                                                ("max_score", "integer"), ("outcome", "string"))}},
+            },
+        },
+        "paths": {
+            "/api/state": {"get": {"summary": "The table now",
+                                   "responses": {"200": {"description": "the state", "content": _json("State")}}}},
+            "/api/actions": {"post": {
+                "summary": "One action or table command", "security": [{"pin": []}, {"pinCookie": []}],
+                "requestBody": {"required": True, "content": _json("Action")},
+                "responses": {"200": {"description": "done: the change and the new state"}, **WRITE_ERRORS}}},
+            "/api/games": {
+                "get": {"summary": "Every stored game, oldest first",
+                        "responses": {"200": {"description": "{\"games\": [GameRecord...]}"}}},
+                "post": {"summary": "Start a new game", "security": [{"pin": []}, {"pinCookie": []}],
+                         "requestBody": {"required": True, "content": _json("NewGame")},
+                         "responses": {"201": {"description": "the new game's state", "content": _json("State")},
+                                       **WRITE_ERRORS}}},
+            "/api/games/{id}/log": {"get": {
+                "summary": "A game as a table log (`?download=1` to save it as a file)",
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "the table log", "content": _json("TableLog")},
+                              "404": _error("no such game")}}},
+            "/api/events": {"get": {
+                "summary": "Server-Sent Events: the state at once, then one `state` event per change",
+                "responses": {"200": {"description": "text/event-stream; `data` is the State plus `changes`",
+                                      "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                              "503": _error("every live-update slot is in use; retry later")}}},
+            "/api/buttons/{name}": {"post": {
+                "summary": "Press a button of the box (demo only)", "security": [{"pin": []}, {"pinCookie": []}],
+                "parameters": [{"name": "name", "in": "path", "required": True,
+                                "schema": {"type": "string", "enum": ["hint", "undo", "ok"]}}],
+                "responses": {"200": {"description": "the state after the press", "content": _json("State")},
+                              "404": _error("this box has no page buttons"), **WRITE_ERRORS}}},
+            "/api/openapi.json": {"get": {"summary": "This description",
+                                          "responses": {"200": {"description": "OpenAPI 3"}}}},
+        },
+    }

@@ -1,0 +1,165 @@
+"""The HTML pages: the live table, game setup, history, PIN entry and the demo's OLED image."""
+from __future__ import annotations
+
+import io
+import json
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from babel.dates import format_datetime
+from flask import Blueprint, Response, abort, g, redirect, render_template, request
+from markupsafe import Markup
+
+from companion.cards import SUIT_NAMES
+from companion.rating import LINES
+from companion.variants import _CHOICES as OPTION_CHOICES
+from companion.variants import PRESETS
+
+from .auth import COOKIE_MAX_AGE, PIN_COOKIE, Refused, check_same_site
+from .chart import score_chart
+from .context import BUTTONS, ctx
+from .i18n import LANGUAGE_NAMES
+from .i18n import gettext as _
+
+bp = Blueprint("pages", __name__)
+
+def option_choices() -> dict[str, tuple[str, list[tuple[str, str]]]]:
+    """Variant options for the setup form: label and (JSON value, label) per choice."""
+    names = {"hint_tokens": _("Hint tokens"), "fuse_tokens": _("Fuse tokens"),
+             "multicolor": _("Multicolour suit"), "multicolor_cards": _("Multicolour cards"),
+             "black_powder": _("Black powder"), "rewards": _("Five Magnificent reward tiles"),
+             "all_or_nothing": _("All or nothing"), "synchronized_show": _("Synchronized show"),
+             "strikeout_score": _("Score when the last fuse burns"),
+             "allow_discard_at_max_hints": _("Allow discarding with all hint tokens")}
+    words = {"none": _("none"), "suit": _("as a sixth suit"), "wild": _("wild"), "zero": _("zero"),
+             "fireworks": _("what was built")}
+    out = {}
+    for name, label in names.items():
+        choices = []
+        for value in OPTION_CHOICES[name]:
+            text = (_("yes") if value else _("no")) if isinstance(value, bool) else words.get(value, str(value))
+            choices.append((json.dumps(value), text))
+        out[name] = (label, choices)
+    return out
+
+
+def suit_names() -> dict[str, str]:
+    names = {"r": _("red"), "y": _("yellow"), "g": _("green"), "b": _("blue"), "w": _("white"),
+             "m": _("multicolour"), "k": _("black")}
+    assert names.keys() == SUIT_NAMES.keys()
+    return names
+
+
+def client_strings() -> dict[str, str]:
+    """Text the page's script needs, in the page's language; ``%(name)s`` takes event parameters."""
+    return {
+        "new_game": _("New game: %(players)s"), "hint": _("Hint given: %(hints)s tokens left"),
+        "discarded": _("%(card)s discarded"), "played": _("%(card)s played"),
+        "misplay": _("Misplay: fuse %(fuses_used)s of %(fuse_tokens)s"),
+        "reward_revealed": _("Firework complete: reveal a reward tile"),
+        "reward": _("Reward tile: %(tile)s"), "final_round": _("Final round: %(turns_left)s turns left"),
+        "game_over": _("Game over: score %(score)s"), "undo": _("Last action undone"),
+        "dismissed": _("Unsure card dismissed"), "resumed": _("Game resumed"),
+        "corrected": _("Action %(index)s: %(old)s corrected to %(card)s"),
+        "pending": _("Unsure card: is it %(card)s?"), "restored": _("Game restored after a restart"),
+        "turn_of": _("%(player)s to play"), "final_turns": _("Final round: %(n)s turns left"),
+        "won": _("All fireworks complete!"), "lost": _("The show is over: the fireworks went out"),
+        "finished": _("The show is over"), "no_game": _("No game yet"),
+        "live": _("live"), "offline": _("reconnecting…"),
+        "camera_ok": _("camera ok"), "camera_missing": _("no camera"), "camera_fault": _("camera fault"),
+        "act_hint": _("hint"), "act_play": _("play"), "act_discard": _("discard"), "act_reward": _("reward"),
+        "correct_to": _("→ %(card)s"), "pick_card": _("Pick a card first"),
+        "need_pin": _("Enter the PIN shown on the box to change the game."),
+        "confirm_end": _("End this game now?"), "unsure": _("The camera is unsure: is it %(card)s?"),
+        "reason_complete": _("Every firework is complete."), "reason_fuse": _("The last fuse burned."),
+        "reason_final": _("The final round is over."),
+        "reason_card_lost": _("A card needed to finish a firework has no copy left."),
+        "reason_stuck": _("No player can act: no cards and no hint tokens left."),
+        "reason_ended": _("The game was ended at the table."),
+        "last_copies": _("Last copies still needed: %(cards)s"), "empty": _("none yet"),
+    }
+
+
+def page(template: str, **kw: Any) -> str:
+    c = ctx()
+    return render_template(template, lang=g.lang, languages=LANGUAGE_NAMES, paired=paired(),
+                           demo=c.oled_image is not None or c.buttons is not None, **kw)
+
+
+def paired() -> bool:
+    cookie = request.cookies.get(PIN_COOKIE)
+    return cookie is not None and ctx().pairing.cookie_ok(cookie)
+
+
+@bp.get("/")
+def table() -> str:
+    c = ctx()
+    boot = {"strings": client_strings(), "suits": suit_names(), "ratings": LINES.get(g.lang, LINES["en"]),
+            "lang": g.lang, "buttons": list(BUTTONS) if c.buttons is not None else [],
+            "oled": c.oled_image is not None}
+    # JSON inside <script type="application/json">: escape "<" so no text can close the tag.
+    data = Markup(json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"))
+    return page("table.html", boot=data, buttons=boot["buttons"], oled=boot["oled"])
+
+
+@bp.get("/setup")
+def setup() -> str:
+    st = ctx().table.snapshot()
+    return page("setup.html", presets=list(PRESETS), options=option_choices(),
+                players=st.get("players") or ["", "", ""], game_lang=ctx().game_lang())
+
+
+@bp.get("/history")
+def history() -> str:
+    store = ctx().store
+    games = [r.as_dict() for r in store.games()] if store is not None else []
+    done = [gm for gm in games if gm["outcome"] != "in_progress"]
+    chart = score_chart([(gm["updated"], gm["score"], gm["max_score"]) for gm in done],
+                        _("Scores of finished games over time"), _("No finished games yet."))
+    return page("history.html", games=list(reversed(games)), chart=chart, has_store=store is not None)
+
+
+@bp.get("/pin")
+def pin_form() -> str:
+    return page("pin.html", next=safe_next(request.args.get("next")), error=None)
+
+
+@bp.post("/pin")
+def pin_enter() -> Response | tuple[str, int]:
+    nxt = safe_next(request.form.get("next"))
+    try:
+        check_same_site(request)
+        ctx().pairing.enter(request, request.form.get("pin", ""))
+    except Refused as e:
+        messages = {429: _("Too many wrong PINs: wait a minute and try again."),
+                    403: _("Wrong PIN: use the PIN shown on the box's screen.")}
+        return page("pin.html", next=nxt, error=messages.get(e.status, str(e))), e.status
+    resp = redirect(nxt, code=303)
+    resp.set_cookie(PIN_COOKIE, ctx().pairing.cookie_value(), max_age=COOKIE_MAX_AGE, httponly=True,
+                    samesite="Strict")
+    return resp
+
+
+@bp.get("/oled.png")
+def oled() -> Response:
+    c = ctx()
+    if c.oled_image is None:
+        abort(404)
+    buf = io.BytesIO()
+    c.oled_image().save(buf, format="PNG")
+    return Response(buf.getvalue(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+
+
+def safe_next(value: str | None) -> str:
+    """Only a path on this box may follow the PIN form (no open redirect)."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value \
+            or urlsplit(value).netloc:
+        return "/"
+    return value
+
+
+@bp.app_template_filter("when")
+def when(timestamp: float) -> str:
+    """A time as the page's language writes it (the box's local time)."""
+    return format_datetime(datetime.fromtimestamp(timestamp), "short", locale=g.lang)

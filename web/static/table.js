@@ -1,0 +1,235 @@
+// The live table: renders every `state` event from /api/events and sends the host's commands.
+const boot = JSON.parse(document.getElementById("boot").textContent);
+const T = boot.strings;
+const $ = (id) => document.getElementById(id);
+let state = null;
+let picked = null;
+
+function fmt(text, params = {}) {
+  return text.replace(/%\((\w+)\)s/g, (_, k) => (k in params ? String(params[k]) : ""));
+}
+
+function cardName(card) {
+  return card ? `${boot.suits[card[0]] ?? card[0]} ${card.slice(1)}` : "";
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function cardEl(card, extra = "") {
+  const e = el("span", `card suit-${card[0]} ${extra}`.trim(), card.slice(1));
+  e.title = cardName(card);
+  return e;
+}
+
+function tokens(box, filled, total) {
+  box.replaceChildren(...Array.from({ length: total }, (_, i) => el("i", i < filled ? "on" : "off")));
+}
+
+function eventText(change) {
+  if (!change || !(change.kind in T)) return "";
+  const p = { ...change.params };
+  for (const k of ["card", "old"]) if (p[k]) p[k] = cardName(p[k]);
+  if (Array.isArray(p.players)) p.players = p.players.join(", ");
+  return fmt(T[change.kind], p);
+}
+
+function render(s) {
+  state = s;
+  const playing = s.outcome !== "no_game";
+  $("nogame").hidden = playing;
+  $("game").hidden = !playing;
+  $("camera").textContent = T[`camera_${s.camera}`] ?? s.camera;
+  $("camera").dataset.state = s.camera;
+  if (!playing) return;
+  $("score").textContent = s.score;
+  $("max-score").textContent = s.max_score;
+  $("reachable").textContent = s.reachable_score;
+  $("hints").textContent = `${s.hints}/${s.hint_tokens}`;
+  tokens($("hint-tokens"), s.hints, s.hint_tokens);
+  $("fuses").textContent = `${s.fuses_used}/${s.fuse_tokens}`;
+  tokens($("fuse-tokens"), s.fuses_used, s.fuse_tokens);
+  $("deck").textContent = s.deck;
+  $("turn").textContent = s.over ? "" : fmt(T.turn_of, { player: s.players[s.current_player] });
+  const finalRound = s.final_turns_left !== null && !s.over;
+  $("final").hidden = !finalRound;
+  $("final").textContent = finalRound ? fmt(T.final_turns, { n: s.final_turns_left }) : "";
+  const changes = s.changes?.length ? s.changes : [s.last_event];
+  $("event").textContent = changes.map(eventText).filter(Boolean).join(" · ");
+  renderFireworks(s);
+  renderDiscards(s);
+  renderPending(s);
+  renderOver(s);
+  renderPicker(s);
+  renderLog(s);
+  $("controls").hidden = s.over;
+  maybeSwitchLanguage(s);
+  refreshOled();
+}
+
+function renderFireworks(s) {
+  $("fireworks").replaceChildren(...[...s.suits].map((suit) => {
+    const top = s.fireworks[suit];
+    const c = el("div", `card big suit-${suit}${top ? "" : " empty"}`, top ? String(top) : "–");
+    c.title = boot.suits[suit];
+    c.dataset.suit = suit;
+    return c;
+  }));
+}
+
+function renderDiscards(s) {
+  const rows = [...s.suits].map((suit) => {
+    const cards = s.discards.filter((c) => c[0] === suit).sort();
+    const row = el("div", "discard-row");
+    row.append(el("span", `suit-label suit-${suit}`, boot.suits[suit]));
+    row.append(...cards.map((c) => cardEl(c, s.critical.includes(c) ? "mini last" : "mini")));
+    return cards.length ? row : null;
+  }).filter(Boolean);
+  $("discards").replaceChildren(...(rows.length ? rows : [el("p", "empty", T.empty)]));
+  const lost = s.critical.filter((c) => s.discards.includes(c));
+  $("critical").textContent = lost.length ? fmt(T.last_copies, { cards: lost.map(cardName).join(", ") }) : "";
+}
+
+function renderPending(s) {
+  const p = s.pending;
+  $("pending").hidden = !p;
+  if (!p) return;
+  $("pending-text").textContent = fmt(T.unsure, { card: cardName(p.card) });
+  $("pending-candidates").replaceChildren(...p.candidates.filter((c) => c !== p.card).map((c) => {
+    const b = el("button", "candidate");
+    b.type = "button";
+    b.append(cardEl(c, "mini"));
+    b.addEventListener("click", () => send({ type: "confirm", card: c }));
+    return b;
+  }));
+}
+
+function renderOver(s) {
+  $("over").hidden = !s.over;
+  document.body.classList.toggle("game-over", s.over);
+  if (!s.over) return;
+  $("over-title").textContent = T[s.outcome] ?? s.outcome;
+  $("over-score").textContent = s.score;
+  $("over-max").textContent = s.max_score;
+  $("over-rating").textContent = boot.ratings[s.rating_key] ?? s.rating;
+  $("over-reason").textContent = s.reason_key ? T[`reason_${s.reason_key}`] : (s.reason ?? "");
+  $("export").href = s.game_id === null ? "#" : `/api/games/${s.game_id}/log?download=1`;
+}
+
+function renderPicker(s) {
+  const box = $("picker");
+  if (box.dataset.suits === s.suits) return;
+  box.dataset.suits = s.suits;
+  box.replaceChildren(...[...s.suits].map((suit) => {
+    const row = el("div", "pick-row");
+    for (let v = 1; v <= 5; v++) {
+      const b = el("button", `card pick suit-${suit}`, String(v));
+      b.type = "button";
+      b.dataset.card = `${suit}${v}`;
+      b.title = cardName(b.dataset.card);
+      b.addEventListener("click", () => pick(b.dataset.card));
+      row.append(b);
+    }
+    return row;
+  }));
+  pick(null);
+}
+
+function pick(card) {
+  picked = card;
+  for (const b of document.querySelectorAll("#picker .pick")) b.classList.toggle("chosen", b.dataset.card === card);
+  for (const p of document.querySelectorAll(".picked")) p.textContent = card ? cardName(card) : "";
+  if (state) renderLog(state);
+}
+
+function renderLog(s) {
+  $("log").replaceChildren(...s.log.map((a, i) => {
+    const li = el("li", `entry ${a.type}`);
+    li.append(el("span", "what", T[`act_${a.type}`] ?? a.type));
+    if (a.card) li.append(cardEl(a.card, "mini"));
+    if (a.card && !s.over && (a.type === "play" || a.type === "discard")) {
+      const b = el("button", "fix", picked ? fmt(T.correct_to, { card: cardName(picked) }) : "✎");
+      b.type = "button";
+      b.disabled = !picked || picked === a.card;
+      b.addEventListener("click", () => send({ type: "correct", index: i, card: picked }));
+      li.append(b);
+    }
+    return li;
+  }).reverse());
+}
+
+function maybeSwitchLanguage(s) {
+  const chosen = document.cookie.split("; ").some((c) => c.startsWith("lang="));
+  if (!chosen && s.lang && s.lang !== boot.lang) location.reload();
+}
+
+function refreshOled() {
+  const img = $("oled");
+  if (img) img.src = `/oled.png?t=${Date.now()}`;
+}
+
+function showError(message, needPin = false) {
+  const box = $("error");
+  box.hidden = !message;
+  box.replaceChildren();
+  if (!message) return;
+  box.append(message);
+  if (needPin) {
+    const a = el("a", "", " PIN →");
+    a.href = `/pin?next=${encodeURIComponent(location.pathname)}`;
+    box.append(a);
+  }
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(body ?? {}),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (r.ok) {
+    showError("");
+    if (data.state) render(data.state);
+    return true;
+  }
+  showError(r.status === 401 ? T.need_pin : (data.error ?? `HTTP ${r.status}`), r.status === 401 || r.status === 403);
+  return false;
+}
+
+function send(action) {
+  return post("/api/actions", action);
+}
+
+function command(kind) {
+  if (kind === "hint" || kind === "undo") return send({ type: kind });
+  if (kind === "end") return confirm(T.confirm_end) && send({ type: "end" });
+  if (!picked) return showError(T.pick_card);
+  return send({ type: kind, card: picked }).then((ok) => ok && pick(null));
+}
+
+for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => command(b.dataset.act));
+for (const b of document.querySelectorAll("[data-button]")) {
+  b.addEventListener("click", () => post(`/api/buttons/${b.dataset.button}`).then(refreshOled));
+}
+$("pending-ok").addEventListener("click", () => send({ type: "confirm" }));
+$("pending-no").addEventListener("click", () => send({ type: "undo" }));
+
+function connect() {
+  const conn = $("conn");
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("open", () => { conn.dataset.state = "live"; conn.textContent = T.live; });
+  source.addEventListener("error", () => {
+    conn.dataset.state = "offline";
+    conn.textContent = T.offline;
+    // The browser retries by itself unless the server refused the stream (e.g. all slots busy).
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 3000);
+  });
+}
+
+connect();
