@@ -149,6 +149,7 @@ function pick(card) {
 function renderLog(s) {
   $("log").replaceChildren(...s.log.map((a, i) => {
     const li = el("li", `entry ${a.type}`);
+    li.dataset.n = `${i}.`;
     li.append(el("span", "what", T[`act_${a.type}`] ?? a.type));
     if (a.card) li.append(cardEl(a.card, "mini"));
     if (a.card && !s.over && (a.type === "play" || a.type === "discard")) {
