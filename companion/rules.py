@@ -121,7 +121,8 @@ class State:
 
     def remaining(self, card: Card) -> int:
         """Copies of a card not yet played or discarded (in the deck or in hands)."""
-        return self.variant.deck_counts()[card] - self.seen()[card]
+        name = str(card)
+        return self.variant.card_counts[card] - self.discards.count(name) - self.played.count(name)
 
     def needed(self, suit: str) -> list[int]:
         """Values still to be built on a firework, in building order."""
@@ -287,6 +288,11 @@ def apply(state: State, action: Action | Mapping[str, Any]) -> State:
         raise IllegalAction(f"player {state.current_player + 1} holds no cards", R_HAND)
     assert action.card is not None
     _check_exists(state, action.card)
+    if action.type == "discard" and state.hints >= state.variant.hint_tokens \
+            and not state.variant.allow_discard_at_max_hints:
+        raise IllegalAction(f"cannot discard {action.card}: all {state.variant.hint_tokens} hint tokens "
+                            "are on the table", R_DISCARD)
+    state = _leave_hand(state)
     if action.type == "discard":
         return _discard(state, action.card)
     return _play(state, action.card, action.announce)
@@ -333,13 +339,7 @@ def _gain_hint(state: State) -> State:
 
 
 def _discard(state: State, card: Card) -> State:
-    at_max = state.hints >= state.variant.hint_tokens
-    if at_max and not state.variant.allow_discard_at_max_hints:
-        raise IllegalAction(f"cannot discard {card}: all {state.variant.hint_tokens} hint tokens are "
-                            "on the table", R_DISCARD)
-    state = replace(state, discards=state.discards + (str(card),))
-    if not at_max:
-        state = _gain_hint(state)
+    state = _gain_hint(replace(state, discards=state.discards + (str(card),)))
     return _after_card_leaves(state)
 
 
@@ -402,11 +402,17 @@ def _after_card_leaves(state: State) -> State:
     """The card's owner draws while the deck lasts, then the turn ends."""
     if state.variant.all_or_nothing and state.indispensable_lost():
         return _finish(state, "lost", "a card needed to finish a firework has no copy left")
-    if state.deck > 0:
-        return _end_turn(replace(state, deck=state.deck - 1), drew_last=state.deck == 1)
+    if state.deck == 0:
+        return _end_turn(state, drew_last=False)
+    hands = list(state.hands)
+    hands[state.current_player] += 1
+    return _end_turn(replace(state, deck=state.deck - 1, hands=tuple(hands)), drew_last=state.deck == 1)
+
+
+def _leave_hand(state: State) -> State:
     hands = list(state.hands)
     hands[state.current_player] -= 1
-    return _end_turn(replace(state, hands=tuple(hands)), drew_last=False)
+    return replace(state, hands=tuple(hands))
 
 
 def _end_turn(state: State, drew_last: bool) -> State:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cached_property
 from typing import Any
 
 from .cards import BASE_SUITS, STANDARD_VALUES, Card
@@ -52,13 +53,17 @@ class Variant:
             return self.black_values
         return STANDARD_VALUES
 
-    def deck_counts(self) -> Counter[Card]:
-        """How many copies of each card the box holds for this variant."""
+    @cached_property
+    def card_counts(self) -> Counter[Card]:
         counts: Counter[Card] = Counter()
         for suit in self.suits:
             for v in self.suit_values(suit):
                 counts[Card(suit, v)] += 1
         return counts
+
+    def deck_counts(self) -> Counter[Card]:
+        """How many copies of each card the box holds for this variant (a copy: callers may change it)."""
+        return Counter(self.card_counts)
 
     def deck_size(self) -> int:
         return sum(len(self.suit_values(s)) for s in self.suits)
