@@ -1,0 +1,64 @@
+"""One example of every screen the box can show, by name.
+
+The golden-image tests, the contact sheet and the benchmark all draw this same list, so a new
+screen added here is checked, shown and timed at once.
+"""
+from __future__ import annotations
+
+from .screens import Dashboard, Flash, GameOver, Prompt, Refusal, Screen, Status
+from .status import BootStatus
+from .view import PendingCard, View
+
+_MID = View(players=("Ann", "Ben", "Cat"), current=1, hints=5, hint_tokens=8, fuses_used=1,
+            fuse_tokens=3, deck=27, score=7, max_score=25, turn=12)
+_FINAL = View(players=("Ann", "Maximilian"), current=1, hints=9, hint_tokens=9, fuses_used=2,
+              fuse_tokens=3, deck=0, score=21, max_score=30, turn=48, final_turns_left=2)
+_REWARD = View(players=("Zuzana", "Łukasz", "Jörg", "Ann"), current=0, hints=0, hint_tokens=8,
+               fuses_used=0, fuse_tokens=2, deck=31, score=10, max_score=25, turn=20, reward_due=True)
+_BOOT = BootStatus(address="192.168.1.23:8000", pin="4821", camera="ok")
+
+
+def _over(score: int, outcome: str, all_or_nothing: bool = False) -> GameOver:
+    return GameOver(View(players=("Ann", "Ben"), current=0, hints=3, hint_tokens=8, fuses_used=1,
+                         fuse_tokens=3, deck=0, score=score, max_score=25, turn=60, over=True,
+                         outcome=outcome, all_or_nothing=all_or_nothing))
+
+
+SAMPLES: dict[str, Screen] = {
+    "dashboard": Dashboard(_MID),
+    "dashboard_final_round": Dashboard(_FINAL),
+    "dashboard_reward_due": Dashboard(_REWARD),
+    "flash_hint": Flash("hint", number=4),
+    "flash_played": Flash("played", card="r3"),
+    "flash_misplay": Flash("misplay", card="y4", number=2, total=3),
+    "flash_discarded": Flash("discarded", card="m2"),
+    "flash_final_round": Flash("final_round", number=3),
+    "flash_undo_card": Flash("undo", card="b2"),
+    "flash_undo_hint": Flash("undo"),
+    "flash_reward_revealed": Flash("reward_revealed"),
+    "flash_reward": Flash("reward", tile="color_clue"),
+    "flash_corrected": Flash("corrected", card="g4", old="g3"),
+    "flash_dismissed": Flash("dismissed"),
+    "flash_resumed": Flash("resumed"),
+    "flash_new_game": Flash("new_game", names=("Ann", "Ben", "Cat")),
+    "flash_restored": Flash("restored", number=17),
+    "prompt_play": Prompt(PendingCard("play", "r3", ("y3", "m3"))),
+    "prompt_discard": Prompt(PendingCard("discard", "w4", ())),
+    "refusal_no_hints": Refusal("no_hints"),
+    "refusal_discard_max": Refusal("discard_max"),
+    "refusal_nothing_to_undo": Refusal("nothing_to_undo"),
+    "refusal_game_over": Refusal("game_over"),
+    "refusal_ended": Refusal("ended"),
+    "refusal_no_game": Refusal("no_game"),
+    "refusal_no_copies": Refusal("no_copies", card="b5"),
+    "refusal_reward_first": Refusal("reward_first"),
+    "refusal_rules": Refusal("rules"),
+    "game_over_won": _over(25, "won"),
+    "game_over_finished": _over(18, "finished"),
+    "game_over_lost": _over(0, "lost"),
+    "game_over_all_or_nothing": _over(23, "lost", all_or_nothing=True),
+    "status": Status(_BOOT),
+    "status_no_camera": Status(BootStatus(address=None, pin="0937", camera="missing")),
+    "status_no_game": Status(_BOOT, game=False),
+    "status_starting": Status(None, game=False),
+}

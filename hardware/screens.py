@@ -1,0 +1,219 @@
+"""The box's screens: each a small immutable value, drawn by ``render`` into a 128x64 1-bit image.
+
+A screen value holds everything its image depends on, so equal values mean equal images; the
+box compares values before drawing and never renders the same thing twice in a row.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from PIL import Image
+
+from companion.rating import rating_line
+from companion.table import Change
+
+from .canvas import HEIGHT, OFF, WIDTH, Canvas, width
+from .messages import card_name, check_language, text
+from .status import BootStatus
+from .view import PendingCard, View
+
+TITLE = (16, 14, 13, 12, 11)
+BIG = (22, 20, 18, 16, 14, 13, 12)
+SMALL = (11, 10, 9)
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """The count during play: hint pips, deck, fuses, score, whose turn, the final round."""
+
+    view: View
+
+
+@dataclass(frozen=True)
+class Flash:
+    """A table change, shown for a moment before the dashboard comes back."""
+
+    kind: str
+    card: str | None = None
+    old: str | None = None
+    number: int | None = None
+    total: int | None = None
+    tile: str | None = None
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, change: Change) -> Flash:
+        p = change.params
+        if change.kind == "undo":
+            undone = p.get("action", {})
+            return cls("undo", card=undone.get("card"), tile=undone.get("tile"))
+        number = next((p[k] for k in ("hints", "fuses_used", "turns_left", "actions") if k in p), None)
+        return cls(change.kind, card=p.get("card"), old=p.get("old"), number=number,
+                   total=p.get("fuse_tokens"), tile=p.get("tile"), names=tuple(p.get("players", ())))
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The camera is unsure of a card: its best guess, the alternatives, and which button says what."""
+
+    pending: PendingCard
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A press or an action the rules (or the moment) do not allow; nothing was changed."""
+
+    reason: str                 # a refuse.* key of the catalogue, without the prefix
+    card: str | None = None
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """The final score and the rulebook's line for it."""
+
+    view: View
+
+
+@dataclass(frozen=True)
+class Status:
+    """Where to find the web page, its PIN and whether the camera works; shown at boot, before the
+    first game and on a press of OK when no card waits."""
+
+    boot: BootStatus | None
+    game: bool = True
+
+
+Screen = Union[Dashboard, Flash, Prompt, Refusal, GameOver, Status]
+
+
+def render(screen: Screen, lang: str = "en") -> Image.Image:
+    """The image of ``screen`` in ``lang`` (en, pl, de, cs)."""
+    check_language(lang)
+    c = Canvas()
+    _DRAW[type(screen)](c, screen, lang)
+    return c.image
+
+
+def _dashboard(c: Canvas, s: Dashboard, lang: str) -> None:
+    v = s.view
+    diameter, gap = 11, 3
+    row = v.hint_tokens * diameter + (v.hint_tokens - 1) * gap
+    c.pips((WIDTH - row) // 2, 0, v.hints, v.hint_tokens, diameter, gap)
+    cols = ((0, 38), (38, 40), (78, 50))  # deck, fuses, score: (left, width)
+    for (left, w), key in zip(cols, ("final" if v.final_turns_left is not None else "deck", "fuses", "score")):
+        c.text((left, 13), text(lang, key), SMALL, max_width=w, align="center")
+    left, w = cols[0]
+    if v.final_turns_left is None:
+        c.text((left, 20), str(v.deck), (24,), bold=True, max_width=w, align="center")
+    else:  # the deck is empty now: its place counts the last turns down, lit to stand out
+        c.invert((left + 6, 25, left + w - 7, 45))
+        c.text((left, 20), str(v.final_turns_left), (24,), bold=True, max_width=w, align="center", fill=OFF)
+    left, w = cols[1]
+    size, gap = 10, 3
+    row = v.fuse_tokens * size + (v.fuse_tokens - 1) * gap
+    c.fuses(left + (w - row) // 2, 31, v.fuses_used, v.fuse_tokens, size, gap)
+    left, w = cols[2]
+    score, of = str(v.score), f"/{v.max_score}"
+    total = width(score, 24, True) + width(of, 10)
+    x = left + (w - total) // 2
+    c.text((x, 20), score, (24,), bold=True)
+    c.text((x + width(score, 24, True), 33), of, (10,))
+    c.draw.line((0, 47, WIDTH - 1, 47), fill=1)
+    right = text(lang, "reward_due") if v.reward_due else text(lang, "turn", n=v.turn)
+    right_w = width(right, 10, bold=v.reward_due)
+    c.text((0, 49), "▶ " + v.player, (12, 11), bold=True, max_width=WIDTH - right_w - 4)
+    if v.reward_due:
+        c.invert((WIDTH - right_w - 3, 49, WIDTH - 1, HEIGHT - 1))
+    c.text((WIDTH - 1, 51), right, (10,), bold=v.reward_due, align="right", fill=OFF if v.reward_due else 1)
+
+
+def _flash_lines(s: Flash, lang: str) -> tuple[str, str, str]:
+    """Title, big line and small line of a flash."""
+    name = card_name(lang, s.card) if s.card else ""
+    tile = text(lang, f"tile.{s.tile}") if s.tile else ""
+    k = s.kind
+    if k == "hint":
+        return text(lang, k), text(lang, "hint.detail", hints=s.number), ""
+    if k == "misplay":
+        return text(lang, k), name, text(lang, "misplay.detail", used=s.number, tokens=s.total)
+    if k in ("played", "discarded"):
+        return text(lang, k), name, ""
+    if k == "final_round":
+        return text(lang, k), text(lang, "final_round.detail", n=s.number), ""
+    if k == "undo":
+        return text(lang, k), name or tile or text(lang, "undo.hint"), ""
+    if k == "reward":
+        return text(lang, k), tile, ""
+    if k == "corrected":
+        return text(lang, k), name, card_name(lang, s.old) if s.old else ""
+    if k in ("reward_revealed", "dismissed"):
+        return text(lang, k), "", text(lang, f"{k}.detail")
+    if k == "new_game":
+        return text(lang, k), "", ", ".join(s.names)
+    if k == "restored":
+        return text(lang, k), "", text(lang, "restored.detail", n=s.number)
+    return text(lang, k), "", ""
+
+
+def _flash(c: Canvas, s: Flash, lang: str) -> None:
+    title, big, small = _flash_lines(s, lang)
+    c.invert((0, 0, WIDTH - 1, 18))
+    c.text((WIDTH // 2, 1), title, TITLE, bold=True, align="center", fill=OFF)
+    if big:
+        c.text((WIDTH // 2, 22 if small else 28), big, BIG, bold=True, align="center")
+    if small:
+        if s.kind == "corrected":
+            small = text(lang, "corrected.was", card=small)
+        if big:
+            c.text((WIDTH // 2, 50), small, SMALL, align="center")
+        else:
+            c.wrap(20, small, (13, 12, 11, 10))
+
+
+def _prompt(c: Canvas, s: Prompt, lang: str) -> None:
+    p = s.pending
+    key = "pending.play" if p.action == "play" else "pending.discard"
+    c.text((WIDTH // 2, 0), text(lang, key), (12, 11, 10), bold=True, align="center")
+    c.text((WIDTH // 2, 15), card_name(lang, p.card), BIG, bold=True, align="center")
+    if p.others:
+        others = ", ".join(card_name(lang, o) for o in p.others[:3])
+        c.text((WIDTH // 2, 38), text(lang, "pending.or", cards=others), SMALL, align="center")
+    c.invert((0, 52, WIDTH - 1, HEIGHT - 1))
+    c.text((WIDTH // 2, 52), text(lang, "pending.keys"), (10, 9), bold=True, align="center", fill=OFF)
+
+
+def _refusal(c: Canvas, s: Refusal, lang: str) -> None:
+    c.invert((0, 0, WIDTH - 1, 16))
+    c.text((WIDTH // 2, 1), "✗ " + text(lang, "refused"), (13, 12, 11), bold=True, align="center", fill=OFF)
+    card = card_name(lang, s.card) if s.card else ""
+    c.wrap(18, text(lang, f"refuse.{s.reason}", card=card), (14, 13, 12, 11, 10))
+
+
+def _game_over(c: Canvas, s: GameOver, lang: str) -> None:
+    v = s.view
+    c.text((WIDTH // 2, 0), text(lang, f"over.{v.outcome}"), TITLE, bold=True, align="center")
+    c.text((WIDTH // 2, 13), f"{v.score}/{v.max_score}", (24,), bold=True, align="center")
+    c.wrap(39, rating_line(v.score, v.max_score, lang, v.all_or_nothing), (10, 9), line_gap=0)
+
+
+def _status(c: Canvas, s: Status, lang: str) -> None:
+    b = s.boot
+    c.text((WIDTH // 2, 0), text(lang, "status.title" if s.game else "no_game"), (12, 11), bold=True,
+           align="center")
+    if b is None:  # no game and nothing known yet about the network: say how to begin
+        c.wrap(16, text(lang, "no_game.detail"), (14, 13, 12, 11))
+        return
+    address = f"http://{b.address}" if b.address else text(lang, "status.no_network")
+    c.text((WIDTH // 2, 15), address, (12, 11, 10, 9), align="center")
+    c.text((WIDTH // 2, 27), text(lang, "status.pin", pin=b.pin), (20, 18, 16), bold=True, align="center")
+    line = text(lang, f"camera.{b.camera}")
+    if b.camera == "ok":
+        c.text((WIDTH // 2, 52), line, SMALL, align="center")
+    else:  # a missing camera is the one thing at boot someone must act on
+        c.invert((0, 51, WIDTH - 1, HEIGHT - 1))
+        c.text((WIDTH // 2, 51), line, SMALL, bold=True, align="center", fill=OFF)
+
+
+_DRAW: dict[type, Any] = {Dashboard: _dashboard, Flash: _flash, Prompt: _prompt, Refusal: _refusal,
+                          GameOver: _game_over, Status: _status}

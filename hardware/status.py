@@ -1,0 +1,35 @@
+"""What the box says about itself at boot: where the web page is, its pairing PIN, the camera."""
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+
+CAMERA_STATES = ("ok", "missing", "fault")
+
+
+@dataclass(frozen=True)
+class BootStatus:
+    """``address`` is "host:port" for the phones (None without a network); ``camera`` is one of
+    ok, missing, fault, as the web API reports it."""
+
+    address: str | None
+    pin: str
+    camera: str = "ok"
+
+    def __post_init__(self) -> None:
+        if self.camera not in CAMERA_STATES:
+            raise ValueError(f"camera must be one of {', '.join(CAMERA_STATES)}; got {self.camera!r}")
+
+
+def local_address(port: int = 8000) -> str | None:
+    """This machine's address on the local network as "ip:port", or None when it has none.
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which interface would be used.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.255.255.255", 1))
+            ip = s.getsockname()[0]
+        except OSError:
+            return None
+    return None if ip.startswith("127.") or ip == "0.0.0.0" else f"{ip}:{port}"
