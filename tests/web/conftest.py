@@ -1,0 +1,79 @@
+"""Fixtures for the table page: an app over a fresh table and store, and a real server thread."""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.store import Store
+from companion.table import Table
+from web import close_app, create_app, make_server
+
+PIN = "2468"
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
+
+
+@pytest.fixture
+def store(tmp_path: Any) -> Iterator[Store]:
+    s = Store(str(tmp_path / "games.sqlite"))
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def table(store: Store) -> Table:
+    return Table(store)
+
+
+@pytest.fixture
+def app(table: Table, store: Store) -> Iterator[Flask]:
+    a = create_app(table, store, pin=PIN)
+    yield a
+    close_app(a)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def write(client: FlaskClient, path: str, body: Any, **headers: str) -> Any:
+    """POST JSON with the PIN (unless headers say otherwise)."""
+    h = {"X-Table-PIN": PIN, **headers}
+    return client.post(path, json=body, headers={k: v for k, v in h.items() if v is not None})
+
+
+@pytest.fixture
+def game(client: FlaskClient) -> FlaskClient:
+    """A client with a 3-player base game started."""
+    r = write(client, "/api/games", {"players": ["Ann", "Ben", "Cat"], "variant": "base"})
+    assert r.status_code == 201, r.json
+    return client
+
+
+class LiveServer:
+    """The app under waitress in a thread, as the box runs it."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.server = make_server(app, "127.0.0.1", 0)
+        self.port = self.server.effective_port  # type: ignore[attr-defined]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        close_app(self.app)
+        self.server.close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def live(table: Table, store: Store) -> Iterator[LiveServer]:
+    server = LiveServer(create_app(table, store, pin=PIN))
+    yield server
+    server.stop()
