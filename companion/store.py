@@ -13,8 +13,9 @@ import sqlite3
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -107,28 +108,37 @@ class Store:
             self._db.close()
 
     def new_game(self, players: list[str], variant: Any, max_score: int) -> int:
+        """Create a game and its first event ("game") in one durable transaction."""
         now = time.time()
-        with self._lock, self._db:
+        with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO games (created, players, variant, updated, max_score) VALUES (?, ?, ?, ?, ?)",
                 (now, json.dumps(players), json.dumps(variant), now, max_score))
-            return int(cur.lastrowid)  # type: ignore[arg-type]
+            game_id = int(cur.lastrowid)  # type: ignore[arg-type]
+            self._db.execute("INSERT INTO events (game_id, seq, kind, payload, at) VALUES (?, 0, 'game', ?, ?)",
+                             (game_id, json.dumps({"players": players, "variant": variant}), now))
+        return game_id
 
     def append(self, game_id: int, seq: int, kind: str, payload: dict[str, Any], summary: Summary) -> None:
         """Write one event and the game's new summary in one durable transaction."""
         now = time.time()
+        with self._transaction():
+            self._db.execute("INSERT INTO events (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                             (game_id, seq, kind, json.dumps(payload), now))
+            self._db.execute(
+                "UPDATE games SET updated=?, actions=?, score=?, max_score=?, outcome=? WHERE id=?",
+                (now, summary.actions, summary.score, summary.max_score, summary.outcome, game_id))
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                self._db.execute("INSERT INTO events (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                                 (game_id, seq, kind, json.dumps(payload), now))
-                self._db.execute(
-                    "UPDATE games SET updated=?, actions=?, score=?, max_score=?, outcome=? WHERE id=?",
-                    (now, summary.actions, summary.score, summary.max_score, summary.outcome, game_id))
-                self._db.execute("COMMIT")
+                yield
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            self._db.execute("COMMIT")
 
     def latest_game(self) -> GameRecord | None:
         with self._lock:

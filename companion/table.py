@@ -159,10 +159,7 @@ class Table:
         with self._lock:
             first = new_game(v, len(names))
             if self.store is not None:
-                gid = self.store.new_game(list(names), v.to_json(), v.max_score)
-                self.store.append(gid, 0, "game", {"players": list(names), "variant": v.to_json()},
-                                  _summary(first, 0))
-                self.game_id = gid
+                self.game_id = self.store.new_game(list(names), v.to_json(), v.max_score)
             self.players, self.variant, self.actions, self._states = names, v, [], [first]
             self.ended, self.pending, self._seq = False, None, 1
             return self._tell(Change("new_game", f"new game: {', '.join(names)}",
