@@ -47,6 +47,7 @@ SAMPLES: dict[str, Screen] = {
     "refusal_no_hints": Refusal("no_hints"),
     "refusal_discard_max": Refusal("discard_max"),
     "refusal_nothing_to_undo": Refusal("nothing_to_undo"),
+    "refusal_nothing_pending": Refusal("nothing_pending"),
     "refusal_game_over": Refusal("game_over"),
     "refusal_ended": Refusal("ended"),
     "refusal_no_game": Refusal("no_game"),
