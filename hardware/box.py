@@ -24,7 +24,7 @@ from .view import View
 Schedule = Callable[[float, Callable[[], object]], None]
 
 # Changes that are not flashed: the screen that follows them says it all.
-_NO_FLASH = ("pending", "game_over")
+NO_FLASH = ("pending", "game_over")
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,10 @@ class Box:
         table.add_listener(self._on_change)
         if buttons is not None:
             buttons.on_event = self.press
-        self.refresh()
+        if table.last_event is not None and table.last_event.kind == "restored":
+            self._show_flash(Flash.of(table.last_event), self.flash_seconds)  # after a power cut
+        else:
+            self.refresh()
 
     # -- commands -------------------------------------------------------------------------------
     def press(self, button: str, gesture: str = PRESS) -> Outcome:
@@ -150,7 +153,7 @@ class Box:
         self.refresh()
 
     def _on_change(self, table: Table, change: Change) -> None:
-        if change.kind in _NO_FLASH:
+        if change.kind in NO_FLASH:
             with self._lock:
                 self._flash = None
                 self._version += 1

@@ -1,0 +1,195 @@
+"""The box on a real table: buttons change the table, refusals change nothing, the screen follows."""
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.table import CommandError, Table
+from hardware.box import Box
+from hardware.buttons import HOLD, Buttons
+from hardware.screens import Dashboard, Flash, GameOver, Prompt, Refusal, Status, render
+from hardware.status import BootStatus
+
+from .conftest import FakeTime
+
+BOOT = BootStatus(address="10.0.0.7:8000", pin="5150", camera="ok")
+
+
+@pytest.fixture
+def box(table, display, fake_time: FakeTime) -> Box:
+    return Box(table, display, lang="en", clock=fake_time, schedule=fake_time.schedule)
+
+
+def test_hint_spends_a_token_and_flashes(box, table):
+    outcome = box.press("hint")
+    assert outcome.accepted
+    assert table.state.hints == 7
+    assert box.screen() == Flash("hint", number=7)
+
+
+def test_flash_gives_way_to_the_dashboard(box, table, display, fake_time):
+    box.press("hint")
+    fake_time.advance(box.flash_seconds)
+    assert isinstance(box.screen(), Dashboard)
+    assert display.image.tobytes() == render(box.screen(), "en").tobytes()
+
+
+def test_undo_takes_back_the_last_action(box, table):
+    table.act({"type": "play", "card": "r1"})
+    assert box.press("undo").accepted
+    assert table.state.fireworks == (0, 0, 0, 0, 0)
+    assert box.screen() == Flash("undo", card="r1")
+
+
+def test_undo_with_nothing_to_undo_is_refused_and_changes_nothing(box, table):
+    before = table.snapshot()
+    outcome = box.press("undo")
+    assert not outcome.accepted and "nothing to undo" in outcome.message
+    assert table.snapshot() == before
+    assert box.screen() == Refusal("nothing_to_undo")
+
+
+def test_hint_with_no_tokens_left_is_refused(box, table):
+    for _ in range(8):
+        box.press("hint")
+    before = table.snapshot()
+    assert not box.press("hint").accepted
+    assert table.snapshot() == before
+    assert box.screen() == Refusal("no_hints")
+
+
+def test_camera_discard_at_max_hints_is_shown_as_refused(box, table):
+    with pytest.raises(CommandError) as e:
+        table.act({"type": "discard", "card": "r1"})
+    box.refuse(e.value)
+    assert box.screen() == Refusal("discard_max")
+
+
+def test_all_copies_out_names_the_card(box, table):
+    table.act({"type": "play", "card": "r1"})
+    table.act({"type": "play", "card": "r2"})
+    table.act({"type": "play", "card": "r3"})
+    table.act({"type": "play", "card": "r4"})
+    table.act({"type": "play", "card": "r5"})
+    with pytest.raises(CommandError) as e:
+        table.act({"type": "play", "card": "r5"})
+    box.refuse(e.value)
+    assert box.screen() == Refusal("no_copies", card="r5")
+
+
+def test_ok_confirms_the_unsure_card(box, table):
+    table.propose({"type": "play", "card": "r1"}, 0.4, ["r1", "y1"])
+    screen = box.screen()
+    assert isinstance(screen, Prompt) and screen.pending.card == "r1" and screen.pending.others == ("y1",)
+    assert box.press("ok").accepted
+    assert table.state.fireworks[0] == 1
+    assert table.pending is None
+
+
+def test_undo_dismisses_the_unsure_card(box, table, fake_time):
+    table.act({"type": "hint"})
+    table.propose({"type": "discard", "card": "b2"}, 0.3, ["b2"])
+    table_before = table.state
+    box.press("undo")
+    assert table.pending is None and table.state == table_before
+    fake_time.advance(box.flash_seconds)
+    assert isinstance(box.screen(), Dashboard)
+
+
+def test_holding_ok_starts_a_new_game_with_the_same_players_and_variant(display, fake_time):
+    table = Table()
+    table.new_game(["Ann", "Ben"], {"preset": "rainbow", "hint_tokens": 9})
+    box = Box(table, display, clock=fake_time, schedule=fake_time.schedule)
+    box.press("hint")
+    first = table.game_id, table.actions
+    assert box.press("ok", HOLD).accepted
+    assert table.players == ("Ann", "Ben")
+    assert table.variant.to_json() == {"preset": "rainbow", "hint_tokens": 9}
+    assert table.actions == [] and first[1] != []
+    assert box.screen() == Flash("new_game", names=("Ann", "Ben"))
+
+
+def test_ok_with_no_card_waiting_shows_the_status(box, table, fake_time):
+    before = table.snapshot()
+    assert not box.press("ok").accepted     # nothing to show yet: refused
+    assert box.screen() == Refusal("nothing_pending")
+    box.show_status(BOOT)
+    fake_time.advance(box.status_seconds)
+    assert isinstance(box.screen(), Dashboard)
+    assert box.press("ok").accepted
+    assert box.screen() == Status(BOOT)
+    assert table.snapshot() == before
+
+
+def test_no_game_shows_the_status_until_a_game_starts(display, fake_time):
+    table = Table()
+    box = Box(table, display, clock=fake_time, schedule=fake_time.schedule)
+    assert box.screen() == Status(None, game=False)
+    box.show_status(BOOT)
+    fake_time.advance(box.status_seconds * 3)
+    assert box.screen() == Status(BOOT, game=False)
+    assert not box.press("hint").accepted
+    assert box.screen() == Refusal("no_game")
+    assert not box.press("ok", HOLD).accepted
+    table.new_game(["Ann", "Ben"])
+    fake_time.advance(box.flash_seconds)
+    assert isinstance(box.screen(), Dashboard)
+
+
+def test_game_over_stays_on_screen(box, table, fake_time):
+    for card in ("b5", "w5", "g5"):     # three misplays burn the last fuse
+        table.act({"type": "play", "card": card})
+    fake_time.advance(60)
+    screen = box.screen()
+    assert isinstance(screen, GameOver) and screen.view.outcome == "lost"
+    before = table.snapshot()
+    assert not box.press("hint").accepted
+    assert box.screen() == Refusal("game_over")
+    assert table.snapshot() == before
+
+
+def test_the_box_never_redraws_when_nothing_changed(box, table, display, fake_time):
+    frames = display.frames
+    assert not box.refresh()
+    fake_time.advance(30)               # nothing on screen expires: still nothing to draw
+    assert display.frames == frames
+    box.press("hint")
+    assert display.frames == frames + 1
+    for _ in range(5):
+        box.refresh()
+    assert display.frames == frames + 1
+    fake_time.advance(box.flash_seconds)  # the flash ends: the dashboard, once
+    box.refresh()
+    assert display.frames == frames + 2
+    box.press("undo")
+    box.press("undo")                   # refused twice: the same refusal is drawn once
+    box.press("undo")
+    assert display.frames == frames + 4
+
+
+def test_changing_the_language_redraws_only_when_it_changes(box, display):
+    frames = display.frames
+    box.set_language("en")
+    assert display.frames == frames
+    box.set_language("de")
+    assert display.frames == frames + 1
+
+
+def test_buttons_drive_the_table_through_the_box(table, display, fake_time):
+    factory = MockFactory()
+    buttons = Buttons(pin_factory=factory, poll_interval=None, clock=fake_time)
+    box = Box(table, display, buttons, clock=fake_time, schedule=fake_time.schedule)
+    try:
+        factory.pin(17).drive_low()
+        fake_time.advance(0.1)
+        factory.pin(17).drive_high()
+        assert table.state.hints == 7
+        assert box.screen() == Flash("hint", number=7)
+    finally:
+        box.close()
+        buttons.close()
+
+
+def test_a_broken_press_name_is_an_error(box):
+    with pytest.raises(ValueError, match="buttons are hint, undo, ok"):
+        box.press("start")
