@@ -9,8 +9,10 @@ host still gets an answer at once. Waitress 3 sends each write at once (its ``se
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
 
 from .app import SSE_MAX_CLIENTS, close_app
@@ -21,19 +23,42 @@ THREADS = SSE_MAX_CLIENTS + SPARE_THREADS
 log = logging.getLogger(__name__)
 
 
-def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000):  # type: ignore[no-untyped-def]
-    """A waitress server for ``app`` (call ``.run()``; ``.close()`` from another thread stops it)."""
-    return create_server(app, host=host, port=port, threads=THREADS,
-                         channel_timeout=60, connection_limit=100, ident="hanabi-companion",
-                         clear_untrusted_proxy_headers=True)
+class Server:
+    """A waitress server for one app that another thread can stop cleanly (the demo, tests)."""
+
+    def __init__(self, app: Flask, host: str = "0.0.0.0", port: int = 8000):
+        self.app = app
+        self._map: dict[int, Any] = {}
+        self.waitress = create_server(app, map=self._map, host=host, port=port, threads=THREADS,
+                                      channel_timeout=60, connection_limit=100, ident="hanabi-companion",
+                                      clear_untrusted_proxy_headers=True)
+        self.port: int = self.waitress.effective_port  # type: ignore[union-attr]
+
+    @property
+    def adj(self) -> Any:
+        return self.waitress.adj
+
+    def run(self) -> None:
+        """Serve until ``stop()`` (or until interrupted)."""
+        log.info("table page on port %d (%d threads)", self.port, THREADS)
+        try:
+            self.waitress.run()
+        finally:
+            close_app(self.app)
+
+    def stop(self) -> None:
+        """End the live streams, let running requests finish, then close every socket."""
+        close_app(self.app)
+        self.waitress.task_dispatcher.shutdown(timeout=2)
+        # Sockets belong to the server's loop thread: close them there.
+        self.waitress.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+
+
+def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> Server:
+    """A server for ``app``; call ``run()`` (it blocks) and ``stop()`` from another thread."""
+    return Server(app, host, port)
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> None:
     """Serve until interrupted; open live pages are closed cleanly on the way out."""
-    server = make_server(app, host, port)
-    log.info("table page on http://%s:%d/ (%d threads)", host, port, THREADS)
-    try:
-        server.run()
-    finally:
-        close_app(app)
-        server.close()
+    make_server(app, host, port).run()

@@ -58,18 +58,18 @@ def game(client: FlaskClient) -> FlaskClient:
 class LiveServer:
     """The app under waitress in a thread, as the box runs it."""
 
-    def __init__(self, app: Flask):
+    def __init__(self, app: Flask, port: int = 0):
         self.app = app
-        self.server = make_server(app, "127.0.0.1", 0)
-        self.port = self.server.effective_port  # type: ignore[attr-defined]
+        self.server = make_server(app, "127.0.0.1", port)
+        self.port = self.server.port
         self.url = f"http://127.0.0.1:{self.port}"
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
 
     def stop(self) -> None:
-        close_app(self.app)
-        self.server.close()
+        self.server.stop()
         self.thread.join(timeout=5)
+        assert not self.thread.is_alive(), "the server did not stop"
 
 
 @pytest.fixture

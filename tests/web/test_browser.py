@@ -1,0 +1,235 @@
+"""End to end in headless Chromium: pair, set up, play a whole recorded game live, correct a misread
+card, reach the end screen in every language, the demo's buttons, and a restart of the box.
+
+Screenshots at phone and desktop sizes are kept in tests/artifacts/ for people to look at.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from typing import Any, Iterator
+
+import pytest
+from PIL import Image, ImageDraw
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from companion.rating import LINES, rating_key
+from companion.store import Store
+from companion.table import Table
+from web import create_app
+from web.i18n import translations
+
+from .conftest import ARTIFACTS, PIN, LiveServer
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "ah2ac2-3p.jsonl")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def open_page(browser: Browser, size: dict[str, int], problems: list[str]) -> Page:
+    """A fresh browser context; console errors and refused resources end up in ``problems``."""
+    page = browser.new_context(viewport=size, device_scale_factor=2 if size is PHONE else 1).new_page()
+    page.set_default_timeout(5000)
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    return page
+
+
+def shot(page: Page, name: str) -> None:
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    page.screenshot(path=os.path.join(ARTIFACTS, f"{name}.png"), full_page=True)
+
+
+def api(url: str, path: str, body: Any = None) -> tuple[int, Any]:
+    req = urllib.request.Request(url + path, data=None if body is None else json.dumps(body).encode(),
+                                 method="GET" if body is None else "POST",
+                                 headers={"Content-Type": "application/json", "X-Table-PIN": PIN})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def expect_table(page: Page, st: dict[str, Any]) -> None:
+    """The page shows what the API says, without reloading."""
+    expect(page.locator("#hints")).to_have_text(f"{st['hints']}/{st['hint_tokens']}")
+    expect(page.locator("#deck")).to_have_text(str(st["deck"]))
+    expect(page.locator("#score")).to_have_text(str(st["score"]))
+    expect(page.locator("#fuses")).to_have_text(f"{st['fuses_used']}/{st['fuse_tokens']}")
+    expect(page.locator("#log li")).to_have_count(st["actions"])
+
+
+def recorded_game() -> list[dict[str, Any]]:
+    with open(DATA) as f:
+        game = json.loads(f.readline())
+    assert game["log"]["players"] == 3 and game["expected"]["score"] == 24
+    return game["log"]["actions"]
+
+
+def pair_and_set_up(page: Page, url: str) -> None:
+    page.goto(f"{url}/pin?next=/setup")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(f"{url}/setup")
+    for i, name in enumerate(["Ann", "Ben", "Cat", "", ""]):
+        page.fill(f"#player{i}", name)
+    page.click("button[type=submit]")
+    expect(page).to_have_url(f"{url}/")
+    expect(page.locator("#turn")).to_have_text("Ann to play")
+
+
+def misread(url: str, true_card: str, kind: str) -> str:
+    """Record a wrong card for this action (as a camera might), trying until one is legal."""
+    suit, value = true_card[0], int(true_card[1])
+    for wrong in [f"{s}{value}" for s in "rygbw" if s != suit] + [f"{suit}{v}" for v in range(1, 6) if v != value]:
+        code, _ = api(url, "/api/actions", {"type": kind, "card": wrong})
+        if code == 200:
+            return wrong
+    raise AssertionError(f"no legal misreading of {true_card}")
+
+
+def test_whole_game_live_with_corrections_and_end_screen(browser: Browser, live: LiveServer) -> None:
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(live.url)
+    expect(page.locator("#nogame")).to_be_visible()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    pair_and_set_up(page, live.url)
+    watcher = open_page(browser, DESKTOP, problems)  # a second phone that only watches
+    watcher.goto(live.url)
+    corrected = False
+    for i, action in enumerate(recorded_game()):
+        if action["type"] == "hint" and i % 4 == 0:
+            page.click("[data-act=hint]")  # entered by hand on the page
+        elif action["type"] in ("play", "discard") and i % 5 == 0:
+            page.click(f"#picker [data-card={action['card']}]")
+            page.click(f"[data-act={action['type']}]")
+        elif action["type"] == "discard" and not corrected and i > 10:
+            wrong = misread(live.url, action["card"], "discard")
+            expect(page.locator("#discards")).to_contain_text(wrong[1])
+            page.click(f"#picker [data-card={action['card']}]")
+            page.click(f'#log li[data-n="{i}."] button.fix')
+            expect(page.locator(f'#log li[data-n="{i}."] .card')).to_have_attribute("title", "red 3"
+                                                                                  if action["card"] == "r3" else
+                                                                                  page.locator(f"#picker [data-card={action['card']}]").get_attribute("title") or "")
+            corrected = True
+        else:
+            code, body = api(live.url, "/api/actions", action)
+            assert code == 200, (i, action, body)
+        _, st = api(live.url, "/api/state")
+        assert st["actions"] == i + 1, (i, action, st["last_event"])
+        expect_table(page, st)
+        if st["final_turns_left"] is not None and not st["over"]:
+            expect(page.locator("#final")).to_contain_text(str(st["final_turns_left"]))
+        if i == 30:
+            expect_table(watcher, st)
+            shot(page, "table-phone-midgame")
+            shot(watcher, "table-desktop-midgame")
+    assert corrected
+    page.click("[data-act=hint]")  # the recorded game stops one turn before its final round ends
+    _, st = api(live.url, "/api/state")
+    assert st["over"] and st["score"] == 24 and st["outcome"] == "finished"
+    expect_table(watcher, st)
+    for p in (page, watcher):
+        expect(p.locator("#over")).to_be_visible()
+        expect(p.locator("#over-score")).to_have_text("24")
+        expect(p.locator("#over-rating")).to_have_text(LINES["en"][rating_key(24, 25)])
+    shot(page, "end-phone-en")
+    for lang in ("en", "pl", "de", "cs"):
+        for p, size in ((page, "phone"), (watcher, "desktop")):
+            p.goto(f"{live.url}/?lang={lang}")
+            expect(p.locator("#over-rating")).to_have_text(LINES[lang][rating_key(24, 25)])
+            expect(p.locator("#over-title")).to_have_text(translations(lang).gettext("The show is over"))
+            expect(p.locator("html")).to_have_attribute("lang", lang)
+            shot(p, f"end-{size}-{lang}")
+    page.goto(f"{live.url}/history?lang=en")
+    expect(page.locator("svg.chart circle")).to_have_count(1)
+    shot(page, "history-phone")
+    assert not problems, problems
+
+
+def test_unsure_card_and_demo_buttons(browser: Browser, store: Store) -> None:
+    table = Table(store)
+
+    def press(name: str) -> None:
+        {"hint": lambda: table.act({"type": "hint"}), "undo": table.undo, "ok": table.confirm}[name]()
+
+    def oled() -> Image.Image:
+        img = Image.new("1", (128, 64), 0)
+        ImageDraw.Draw(img).text((4, 4), f"hints {table.snapshot().get('hints')}", fill=1)
+        return img
+
+    server = LiveServer(create_app(table, store, pin=PIN, oled_image=oled, buttons=press))
+    problems: list[str] = []
+    try:
+        table.new_game(["Ann", "Ben", "Cat"])
+        page = open_page(browser, PHONE, problems)
+        page.goto(f"{server.url}/pin?next=/")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        expect(page.locator("#hints")).to_have_text("8/8")
+        page.click("[data-button=hint]")
+        expect(page.locator("#hints")).to_have_text("7/8")
+        table.propose({"type": "play", "card": "r1"}, 0.41, ["r1", "y1"])
+        expect(page.locator("#pending")).to_be_visible()
+        expect(page.locator("#pending-text")).to_contain_text("red 1")
+        shot(page, "demo-phone-unsure")
+        page.click("#pending-candidates button")  # it was yellow
+        expect(page.locator("#pending")).to_be_hidden()
+        expect(page.locator("#fireworks [data-suit=y]")).to_have_text("1")
+        page.click("[data-button=undo]")
+        expect(page.locator("#fireworks [data-suit=y]")).to_have_text("–")
+        expect(page.locator("#oled")).to_be_visible()
+        assert page.evaluate("document.getElementById('oled').naturalWidth") == 128
+        page.click("[data-act=end]")  # the browser's confirm dialog is dismissed: nothing happens
+        expect(page.locator("#over")).to_be_hidden()
+        page.once("dialog", lambda d: d.accept())
+        page.click("[data-act=end]")
+        expect(page.locator("#over")).to_be_visible()
+    finally:
+        server.stop()
+    assert not problems, problems
+
+
+def test_watching_without_pin_and_refused_write_shows_why(browser: Browser, live: LiveServer, table: Table) -> None:
+    table.new_game(3)
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(live.url)
+    page.click("[data-act=hint]")
+    expect(page.locator("#error")).to_contain_text("PIN")
+    expect(page.locator("#hints")).to_have_text("8/8")
+    assert table.snapshot()["actions"] == 0
+    assert all("401" in p for p in problems), problems  # only the refused request is logged
+
+
+def test_page_resumes_after_the_box_restarts(browser: Browser, store: Store) -> None:
+    first = LiveServer(create_app(Table(store), store, pin=PIN))
+    port = first.port
+    api(first.url, "/api/games", {"players": ["Ann", "Ben"]})
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(first.url)
+    expect(page.locator("#conn")).to_have_attribute("data-state", "live")
+    first.stop()
+    expect(page.locator("#conn")).to_have_attribute("data-state", "offline")
+    second = LiveServer(create_app(Table(store), store, pin=PIN), port=port)
+    try:
+        expect(page.locator("#conn")).to_have_attribute("data-state", "live", timeout=10000)
+        api(second.url, "/api/actions", {"type": "hint"})
+        expect(page.locator("#hints")).to_have_text("7/8")
+    finally:
+        second.stop()
