@@ -7,6 +7,7 @@ button takes whatever level the pin then shows.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass, fields
@@ -14,6 +15,8 @@ from functools import partial
 from typing import Any, Callable, Mapping
 
 from .display import HardwareError
+
+log = logging.getLogger(__name__)
 
 BUTTONS = ("hint", "undo", "ok")
 PRESS, HOLD = "press", "hold"
@@ -154,8 +157,12 @@ class Buttons:
 
     def _emit(self, events: list[tuple[str, str]]) -> None:
         for button, gesture in events:
-            if self.on_event is not None:
+            if self.on_event is None:
+                continue
+            try:
                 self.on_event(button, gesture)
+            except Exception:  # a failing command must not stop the buttons
+                log.exception("button %s %s failed", button, gesture)
 
     def _run(self, interval: float) -> None:
         while not self._stop.wait(interval):

@@ -193,3 +193,16 @@ def test_buttons_drive_the_table_through_the_box(table, display, fake_time):
 def test_a_broken_press_name_is_an_error(box):
     with pytest.raises(ValueError, match="buttons are hint, undo, ok"):
         box.press("start")
+
+
+def test_a_game_restored_after_a_power_cut_is_flashed_then_shown(tmp_path, display, fake_time):
+    from companion.store import Store
+    first = Table(Store(str(tmp_path / "table.db")))
+    first.new_game(["Ann", "Ben"])
+    first.act({"type": "hint"})
+    table = Table(Store(str(tmp_path / "table.db")))
+    box = Box(table, display, clock=fake_time, schedule=fake_time.schedule)
+    assert box.screen() == Flash("restored", number=1)
+    fake_time.advance(box.flash_seconds)
+    screen = box.screen()
+    assert isinstance(screen, Dashboard) and screen.view.hints == 7

@@ -135,3 +135,19 @@ def test_pins_come_from_config_and_are_checked(factory):
         ButtonPins(hint=2)
     with pytest.raises(ValueError, match="unknown button"):
         ButtonPins.from_mapping({"hnit": 5})
+
+
+def test_a_failing_handler_does_not_stop_the_buttons(buttons, factory, fake_time):
+    seen = []
+
+    def handler(button, gesture):
+        seen.append(button)
+        raise RuntimeError("the table's store is gone")
+
+    buttons.on_event = handler
+    for _ in range(2):
+        push(factory, 17)
+        settle(buttons, fake_time, 0.1)
+        release(factory, 17)
+        settle(buttons, fake_time, 0.1)
+    assert seen == ["hint", "hint"]
