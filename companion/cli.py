@@ -3,13 +3,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
 from typing import Any, Iterator, TextIO
 
+from .config import CONFIG_NAME, ConfigError, load_config
 from .rating import rating_line
 from .rules import IllegalAction, LogError, State
+from .store import StoreError, default_data_dir
 from .tablelog import loads, parse_log
 from .variants import PRESETS
+
+SYSTEM_CONFIG = "/etc/hanabi-companion/config.toml"
 
 
 def result(state: State, lang: str = "en") -> dict[str, Any]:
@@ -118,6 +124,54 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _config_path(args: argparse.Namespace) -> str | None:
+    if args.config:
+        return args.config
+    for candidate in (os.path.join(args.data or default_data_dir(), CONFIG_NAME), SYSTEM_CONFIG):
+        if os.path.exists(candidate):
+            return candidate
+    return None
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(_config_path(args))
+    except ConfigError as e:
+        print(f"companion config: {e}", file=sys.stderr)
+        return 1
+    print(config.to_toml(), end="")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .app import Companion, RunOptions
+    try:
+        config = load_config(_config_path(args))
+        companion = Companion(config, RunOptions(args.host, args.port, args.pin, args.data))
+    except (ConfigError, StoreError) as e:
+        print(f"companion run: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"companion run: {e}", file=sys.stderr)
+        return 1
+    try:
+        companion.serve()
+    except OSError as e:  # the port is taken, most often
+        print(f"companion run: cannot serve on {companion.host}:{companion.port}: {e.strerror or e}. "
+              "Is another companion running? Choose another --port.", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _add_box_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", help="address to serve the page on (default from the config: 0.0.0.0)")
+    p.add_argument("--port", type=int, help="port of the page (default 8000)")
+    p.add_argument("--pin", help="pairing PIN for changing the game from a phone (default: random per boot)")
+    p.add_argument("--data", help="folder for the game store (default: the user's data folder, "
+                                  "or StateDirectory under systemd)")
+    p.add_argument("--config", help=f"settings file (default: DATA/{CONFIG_NAME} or {SYSTEM_CONFIG})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description="Hanabi table companion")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -129,12 +183,27 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("variants", help="list the variant presets")
     v.add_argument("--json", action="store_true")
     v.set_defaults(func=cmd_variants)
+    run = sub.add_parser("run", help="run the box: camera, OLED, buttons and the table page")
+    _add_box_options(run)
+    run.set_defaults(func=cmd_run)
+    cfg = sub.add_parser("config", help="show the effective settings")
+    cfg.add_argument("--print", action="store_true", required=True, help="print them as TOML")
+    cfg.add_argument("--data", help="folder of the game store")
+    cfg.add_argument("--config", help="settings file")
+    cfg.set_defaults(func=cmd_config)
+    try:
+        from vision.commands import register
+    except ImportError:  # an install without the vision extras still replays games
+        pass
+    else:
+        register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not getattr(args, "func", None):
         parser.print_help()
         return 1

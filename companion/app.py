@@ -1,0 +1,175 @@
+"""The composition root: camera → watcher → table → (store, OLED, page); buttons and page → table.
+
+One process: the camera has one owner thread, the page is served by waitress threads, and the
+main thread waits for a signal and feeds systemd's watchdog. Whatever hardware is missing, the
+companion still starts: no camera means manual entry, no OLED or buttons means the page only.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import threading
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+
+from . import sdnotify
+from .config import Config
+from .recognition import CameraService, Source, Watcher
+from .store import Store, default_data_dir
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+STORE_NAME = "table.db"
+
+
+@dataclass
+class RunOptions:
+    host: str | None = None
+    port: int | None = None
+    pin: str | None = None
+    data: str | None = None
+
+
+@dataclass
+class CameraParts:
+    """How to open the camera and make a watcher for it (``open_source`` None: no camera)."""
+
+    open_source: Callable[[], Source] | None
+    make_watcher: Callable[[], Watcher]
+
+
+def random_pin() -> str:
+    return f"{secrets.randbelow(10000):04d}"
+
+
+def open_store(data_dir: str | None) -> Store:
+    folder = data_dir or default_data_dir()
+    os.makedirs(folder, exist_ok=True)
+    return Store(os.path.join(folder, STORE_NAME))
+
+
+class Companion:
+    """Everything of one box, built from the config; ``serve()`` runs it until a signal."""
+
+    def __init__(self, config: Config, options: RunOptions, camera: CameraParts | None = None,
+                 pin_factory: Any = None, use_buttons: bool = True):
+        self.config = config
+        self.host = options.host or config.web.host
+        self.port = options.port or config.web.port
+        self.pin = options.pin or config.box.pin or random_pin()
+        self.store = open_store(options.data)
+        self.table = Table(self.store)
+        if not self.table.started:
+            self.table.new_game(config.box.players, config.box.variant)
+        self.display, self.buttons, self.box = self._box(pin_factory, use_buttons)
+        camera = camera or camera_from_config(config)
+        self.camera = CameraService(
+            self.table, camera.open_source, camera.make_watcher, fps=config.camera.fps,
+            confidence=config.camera.confidence, retry_seconds=config.camera.retry_seconds,
+            on_refused=self.box.refuse if self.box is not None else None)
+        self.app = self._web()
+        self.server: Any = None
+        self._stop = threading.Event()
+
+    def _box(self, pin_factory: Any, use_buttons: bool) -> tuple[Any, Any, Any]:
+        from hardware.box import Box
+        from hardware.buttons import Buttons
+        from hardware.display import HardwareError, get_display, on_raspberry_pi
+        try:
+            display = get_display(asdict(self.config.display))
+        except HardwareError as e:
+            log.warning("no OLED: %s; the page still shows the table", e)
+            return None, None, None
+        buttons = None
+        if use_buttons and (pin_factory is not None or on_raspberry_pi()):
+            try:
+                buttons = Buttons(asdict(self.config.buttons), pin_factory=pin_factory)
+            except HardwareError as e:
+                log.warning("no buttons: %s; use the page instead", e)
+        return display, buttons, Box(self.table, display, buttons, lang=self.config.box.language)
+
+    def _web(self) -> Any:
+        from web import create_app
+        oled = None
+        if self.display is not None and self.display.emulated:
+            oled = self.display.image
+        return create_app(self.table, self.store, pin=self.pin, camera_status=lambda: self.camera.status,
+                          oled_image=oled, buttons=self.box.press if self.box is not None else None,
+                          lang=self.config.box.language)
+
+    def start(self) -> None:
+        """Bind the page and start the camera; the page answers as soon as this returns."""
+        from web import make_server
+        self.server = make_server(self.app, self.host, self.port)
+        self.camera.start()
+        if self.box is not None:
+            from hardware.status import BootStatus, local_address
+            self.box.show_status(BootStatus(local_address(self.port), self.pin, self.camera.status))
+        threading.Thread(target=self.server.run, name="web", daemon=True).start()
+        log.info("table page on http://%s:%d/ — pairing PIN %s", self.host, self.port, self.pin)
+        sdnotify.notify(f"READY=1\nSTATUS=page on port {self.port}, camera {self.camera.status}")
+
+    def serve(self, until: Callable[[], bool] | None = None) -> None:
+        """Run until SIGTERM or Ctrl-C (or ``until()`` says so), feeding the watchdog meanwhile."""
+        self.start()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self._stop.set())
+        ping = sdnotify.watchdog_interval()
+        try:
+            while not self._stop.wait(min(ping or 1.0, 1.0)):
+                if until is not None and until():
+                    break
+                if ping and self.camera.alive():
+                    sdnotify.notify("WATCHDOG=1")
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        sdnotify.notify("STOPPING=1")
+        self.camera.stop()
+        if self.server is not None:
+            from web import close_app
+            close_app(self.app)
+            self.server.close()
+        if self.buttons is not None:
+            self.buttons.close()
+        if self.box is not None:
+            self.box.close()
+        if self.display is not None:
+            self.display.close()
+        self.store.close()
+
+
+def camera_from_config(config: Config) -> CameraParts:
+    """The camera the config names; ``auto`` is the Pi camera on a Pi and none elsewhere."""
+    spec = config.camera.source
+    if spec == "auto":
+        from hardware.display import on_raspberry_pi
+        spec = "picamera2" if on_raspberry_pi() else "none"
+    if spec == "none":
+        return CameraParts(None, _no_watcher)
+    from vision.camera import open_source
+    from vision.watcher import make_watcher
+    profile = config.camera.profile or None
+    return CameraParts(lambda: open_source(spec), lambda: make_watcher(profile=profile))
+
+
+def _no_watcher() -> Watcher:
+    raise RuntimeError("no camera is configured")
+
+
+def wait_until_answering(port: int, host: str = "127.0.0.1", timeout: float = 10.0) -> float:
+    """Seconds until the page answers on ``port`` (for the start-up benchmark and tests)."""
+    import urllib.request
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        try:
+            with urllib.request.urlopen(f"http://{host}:{port}/api/state", timeout=1):
+                return time.monotonic() - t0
+        except OSError:
+            time.sleep(0.02)
+    raise TimeoutError(f"nothing answered on port {port} within {timeout} s")
