@@ -91,6 +91,7 @@ function renderDiscards(s) {
   }).filter(Boolean);
   $("discards").replaceChildren(...(rows.length ? rows : [el("p", "empty", T.empty)]));
   const lost = s.critical.filter((c) => s.discards.includes(c));
+  $("legend").hidden = !lost.length;
   $("critical").textContent = lost.length ? fmt(T.last_copies, { cards: lost.map(cardName).join(", ") }) : "";
 }
 
@@ -99,7 +100,9 @@ function renderPending(s) {
   $("pending").hidden = !p;
   if (!p) return;
   $("pending-text").textContent = fmt(T.unsure, { card: cardName(p.card) });
-  $("pending-candidates").replaceChildren(...p.candidates.filter((c) => c !== p.card).map((c) => {
+  const others = p.candidates.filter((c) => c !== p.card);
+  $("pending-others").hidden = !others.length;
+  $("pending-candidates").replaceChildren(...others.map((c) => {
     const b = el("button", "candidate");
     b.type = "button";
     b.append(cardEl(c, "mini"));
