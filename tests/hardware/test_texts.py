@@ -68,3 +68,40 @@ def test_flashes_carry_what_they_show():
     assert Flash.of(changes["corrected"]) == Flash("corrected", card="b2", old="b1")
     assert Flash.of(changes["reward"]) == Flash("reward", tile="hint")
     assert Flash.of(changes["undo"]) == Flash("undo", card="w4")
+
+
+def glyph(f, ch: str) -> bytes:
+    from PIL import Image, ImageDraw
+    im = Image.new("1", (24, 24))
+    ImageDraw.Draw(im).text((2, 2), ch, font=f, fill=1)
+    return im.tobytes()
+
+
+def test_every_letter_on_the_screens_is_in_the_bundled_font():
+    from hardware.canvas import font
+    lines = [v for lang in LANGUAGES for v in CATALOGUE[lang].values()]
+    lines += [v for lang in LANGUAGES for v in SUIT_NAMES[lang].values()] + ["▶…"]
+    for bold in (False, True):
+        f = font(12, bold)
+        missing_glyph = glyph(f, "\ue000")     # a private-use code point: no glyph
+        absent = {ch for line in lines for ch in line
+                  if not ch.isspace() and glyph(f, ch) == missing_glyph}
+        assert not absent, f"letters missing from the font (bold={bold}): {sorted(absent)}"
+
+
+def test_no_line_on_any_sample_screen_is_cut_short(monkeypatch):
+    import hardware.canvas as canvas
+    from hardware.samples import SAMPLES
+    clip, cut = canvas._clip, []
+
+    def watching_clip(text, room, size, bold):
+        out = clip(text, room, size, bold)
+        if out != text:
+            cut.append(text)
+        return out
+
+    monkeypatch.setattr(canvas, "_clip", watching_clip)
+    for name, screen in SAMPLES.items():
+        for lang in LANGUAGES:
+            render(screen, lang)
+            assert not cut, f"{name}.{lang}: {cut} does not fit"
