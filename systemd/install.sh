@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Install the Hanabi table companion on Raspberry Pi OS (Bookworm or Trixie; Pi 4, Pi 5, Zero 2 W).
+# Run from a checkout as root:  sudo systemd/install.sh
+# Safe to run again: it upgrades the program and keeps the settings and the stored games.
+set -euo pipefail
+
+PREFIX=/opt/hanabi-companion
+VENV="$PREFIX/venv"
+CONF_DIR=/etc/hanabi-companion
+UNIT=hanabi-companion.service
+SERVICE_USER=hanabi
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run me as root: sudo $0" >&2
+    exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: this script is for Raspberry Pi OS (apt-get not found)" >&2
+    exit 1
+fi
+
+echo "== packages from Raspberry Pi OS (the camera stack needs its libcamera)"
+apt-get update
+apt-get install -y python3-venv python3-pip python3-picamera2 python3-numpy i2c-tools
+
+echo "== I2C on (for the OLED)"
+if command -v raspi-config >/dev/null 2>&1; then
+    raspi-config nonint do_i2c 0
+else
+    echo "raspi-config not found: enable I2C yourself (dtparam=i2c_arm=on in config.txt)" >&2
+fi
+
+echo "== service user"
+if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+    useradd --system --home-dir /var/lib/hanabi-companion --no-create-home \
+        --shell /usr/sbin/nologin "$SERVICE_USER"
+fi
+for group in gpio i2c video; do
+    if getent group "$group" >/dev/null; then
+        usermod -a -G "$group" "$SERVICE_USER"
+    fi
+done
+
+echo "== the program, in a venv that sees apt's picamera2"
+mkdir -p "$PREFIX"
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv --system-site-packages "$VENV"
+fi
+# picamera2 from apt was built against apt's numpy: keep exactly that numpy inside the venv.
+system_numpy="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
+constraints="$PREFIX/constraints.txt"
+printf 'numpy==%s\n' "$system_numpy" > "$constraints"
+"$VENV/bin/pip" install --upgrade --constraint "$constraints" "$SRC"
+cp "$SRC/README.md" "$PREFIX/README.md"
+"$VENV/bin/python" -c 'import numpy, sys; print("numpy", numpy.__version__, "in", sys.prefix)'
+
+echo "== settings"
+mkdir -p "$CONF_DIR"
+if [ ! -f "$CONF_DIR/config.toml" ]; then
+    "$VENV/bin/companion" config --print > "$CONF_DIR/config.toml"
+    echo "wrote $CONF_DIR/config.toml (edit it, then: systemctl restart $UNIT)"
+fi
+
+echo "== the service"
+install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
+systemctl daemon-reload
+systemctl enable "$UNIT"
+systemctl restart "$UNIT"
+echo "done: the companion starts on power-on. Status: systemctl status $UNIT; log: journalctl -u $UNIT"
+if [ ! -e /dev/i2c-1 ]; then
+    echo "note: /dev/i2c-1 appears after a reboot; the box shows the page until then"
+fi
