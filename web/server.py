@@ -39,14 +39,14 @@ class Server:
         return self.waitress.adj
 
     def run(self) -> None:
-        """Serve until ``stop()`` (or until interrupted)."""
+        """Serve until ``close()`` (or until interrupted)."""
         log.info("table page on port %d (%d threads)", self.port, THREADS)
         try:
             self.waitress.run()
         finally:
             close_app(self.app)
 
-    def stop(self) -> None:
+    def close(self) -> None:
         """End the live streams, let running requests finish, then close every socket."""
         close_app(self.app)
         self.waitress.task_dispatcher.shutdown(timeout=2)
@@ -55,7 +55,7 @@ class Server:
 
 
 def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> Server:
-    """A server for ``app``; call ``run()`` (it blocks) and ``stop()`` from another thread."""
+    """A server for ``app``; call ``run()`` (it blocks) and ``close()`` from another thread."""
     return Server(app, host, port)
 
 

@@ -67,7 +67,7 @@ class LiveServer:
         self.thread.start()
 
     def stop(self) -> None:
-        self.server.stop()
+        self.server.close()
         self.thread.join(timeout=5)
         assert not self.thread.is_alive(), "the server did not stop"
 
