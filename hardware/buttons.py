@@ -14,6 +14,9 @@ from dataclasses import dataclass, fields
 from functools import partial
 from typing import Any, Callable, Mapping
 
+from gpiozero import DigitalInputDevice
+from gpiozero.exc import GPIOZeroError
+
 from .display import HardwareError
 
 log = logging.getLogger(__name__)
@@ -106,8 +109,6 @@ class Buttons:
     def __init__(self, pins: ButtonPins | Mapping[str, int] | None = None, pin_factory: Any = None,
                  on_event: Handler | None = None, settle: float = 0.03, hold_time: float = 1.5,
                  poll_interval: float | None = 0.01, clock: Callable[[], float] = time.monotonic):
-        from gpiozero import DigitalInputDevice
-        from gpiozero.exc import GPIOZeroError
         if pins is None:
             pins = ButtonPins()
         elif not isinstance(pins, ButtonPins):

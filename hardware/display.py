@@ -11,6 +11,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from luma.core.device import dummy
+from luma.core.error import DeviceNotFoundError, DevicePermissionError
+from luma.core.interface.serial import i2c
+from luma.oled.device import sh1106, ssd1306
 from PIL import Image
 
 from .canvas import HEIGHT, WIDTH
@@ -134,18 +138,14 @@ def get_display(config: DisplayConfig | Mapping[str, Any] | None = None,
 
 
 def _dummy(config: DisplayConfig) -> Display:
-    from luma.core.device import dummy
     return Display(dummy(width=WIDTH, height=HEIGHT, rotate=config.rotate, mode="1"), "dummy")
 
 
 def _i2c(port: int, address: int) -> Any:
-    from luma.core.interface.serial import i2c
     return i2c(port=port, address=address)
 
 
 def _oled(driver: str, config: DisplayConfig, serial: Callable[[int, int], Any]) -> Any:
-    from luma.core.error import DeviceNotFoundError, DevicePermissionError
-    from luma.oled.device import sh1106, ssd1306
     where = f"I2C bus {config.port} at 0x{config.address:02X}"
     try:
         interface = serial(config.port, config.address)

@@ -18,8 +18,9 @@ from .messages import card_name, check_language, text
 from .status import BootStatus
 from .view import PendingCard, View
 
-TITLE = (16, 14, 13, 12, 11)
-BIG = (22, 20, 18, 16, 14, 13, 12)
+# Bold is never set at 12 px: at that size the font's hinting merges the dot of the i into its stem.
+TITLE = (16, 14, 13, 11)
+BIG = (22, 20, 18, 16, 14, 13, 11)
 SMALL = (11, 10, 9)
 
 
@@ -119,10 +120,10 @@ def _dashboard(c: Canvas, s: Dashboard, lang: str) -> None:
     x = left + (w - total) // 2
     c.text((x, 20), score, (24,), bold=True)
     c.text((x + width(score, 24, True), 33), of, (10,))
-    c.draw.line((0, 47, WIDTH - 1, 47), fill=1)
+    c.draw.line((0, 46, WIDTH - 1, 46), fill=1)
     right = text(lang, "reward_due") if v.reward_due else text(lang, "turn", n=v.turn)
     right_w = width(right, 10, bold=v.reward_due)
-    c.text((0, 49), "▶ " + v.player, (12, 11), bold=True, max_width=WIDTH - right_w - 4)
+    c.text((0, 48), "▶ " + v.player, (13, 11), bold=True, max_width=WIDTH - right_w - 4)
     if v.reward_due:
         c.invert((WIDTH - right_w - 3, 49, WIDTH - 1, HEIGHT - 1))
     c.text((WIDTH - 1, 51), right, (10,), bold=v.reward_due, align="right", fill=OFF if v.reward_due else 1)
@@ -174,7 +175,7 @@ def _flash(c: Canvas, s: Flash, lang: str) -> None:
 def _prompt(c: Canvas, s: Prompt, lang: str) -> None:
     p = s.pending
     key = "pending.play" if p.action == "play" else "pending.discard"
-    c.text((WIDTH // 2, 0), text(lang, key), (12, 11, 10), bold=True, align="center")
+    c.text((WIDTH // 2, 0), text(lang, key), (11, 10), bold=True, align="center")
     c.text((WIDTH // 2, 15), card_name(lang, p.card), BIG, bold=True, align="center")
     if p.others:
         others = ", ".join(card_name(lang, o) for o in p.others[:3])
@@ -185,7 +186,7 @@ def _prompt(c: Canvas, s: Prompt, lang: str) -> None:
 
 def _refusal(c: Canvas, s: Refusal, lang: str) -> None:
     c.invert((0, 0, WIDTH - 1, 16))
-    c.text((WIDTH // 2, 1), "✗ " + text(lang, "refused"), (13, 12, 11), bold=True, align="center", fill=OFF)
+    c.text((WIDTH // 2, 1), "✗ " + text(lang, "refused"), (13, 11), bold=True, align="center", fill=OFF)
     card = card_name(lang, s.card) if s.card else ""
     c.wrap(18, text(lang, f"refuse.{s.reason}", card=card), (14, 13, 12, 11, 10))
 
@@ -199,7 +200,7 @@ def _game_over(c: Canvas, s: GameOver, lang: str) -> None:
 
 def _status(c: Canvas, s: Status, lang: str) -> None:
     b = s.boot
-    c.text((WIDTH // 2, 0), text(lang, "status.title" if s.game else "no_game"), (12, 11), bold=True,
+    c.text((WIDTH // 2, 0), text(lang, "status.title" if s.game else "no_game"), (13, 11), bold=True,
            align="center")
     if b is None:  # no game and nothing known yet about the network: say how to begin
         c.wrap(16, text(lang, "no_game.detail"), (14, 13, 12, 11))
