@@ -96,6 +96,13 @@ def test_two_real_presses_count_twice(buttons, factory, fake_time):
     assert buttons.events == [("hint", PRESS), ("hint", PRESS)]
 
 
+def wait_for(condition, timeout: float = 2.0) -> bool:
+    end = time.monotonic() + timeout
+    while not condition() and time.monotonic() < end:
+        time.sleep(0.005)
+    return condition()
+
+
 def test_the_poll_thread_reports_presses_and_holds_in_real_time(factory):
     events: list[tuple[str, str]] = []
     b = Buttons(pin_factory=factory, on_event=lambda *e: events.append(e), settle=0.01, hold_time=0.1,
@@ -103,9 +110,10 @@ def test_the_poll_thread_reports_presses_and_holds_in_real_time(factory):
     try:
         for i in range(10):
             (push if i % 2 == 0 else release)(factory, 17)
-        time.sleep(0.05)            # the last toggle left it up: the settled level is a release
+        # the last toggle left it up: once settled, that was one press
+        assert wait_for(lambda: events == [("hint", PRESS)]), events
         push(factory, 22)
-        time.sleep(0.25)
+        assert wait_for(lambda: len(events) == 2), events
         release(factory, 22)
         time.sleep(0.05)
     finally:
