@@ -15,6 +15,8 @@ _FINAL = View(players=("Ann", "Maximilian"), current=1, hints=9, hint_tokens=9, 
               fuse_tokens=3, deck=0, score=21, max_score=30, turn=48, final_turns_left=2)
 _REWARD = View(players=("Zuzana", "Łukasz", "Jörg", "Ann"), current=0, hints=0, hint_tokens=8,
                fuses_used=0, fuse_tokens=2, deck=31, score=10, max_score=25, turn=20, reward_due=True)
+_BLACK_POWDER = View(players=("Ann", "Ben", "Cat", "Dan", "Eve"), current=4, hints=8, hint_tokens=8,
+                     fuses_used=0, fuse_tokens=1, deck=40, score=-5, max_score=25, turn=1)
 _BOOT = BootStatus(address="192.168.1.23:8000", pin="4821", camera="ok")
 
 
@@ -28,6 +30,7 @@ SAMPLES: dict[str, Screen] = {
     "dashboard": Dashboard(_MID),
     "dashboard_final_round": Dashboard(_FINAL),
     "dashboard_reward_due": Dashboard(_REWARD),
+    "dashboard_black_powder": Dashboard(_BLACK_POWDER),
     "flash_hint": Flash("hint", number=4),
     "flash_played": Flash("played", card="r3"),
     "flash_misplay": Flash("misplay", card="y4", number=2, total=3),

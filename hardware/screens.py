@@ -13,7 +13,7 @@ from PIL import Image
 from companion.rating import rating_line
 from companion.table import Change
 
-from .canvas import HEIGHT, OFF, WIDTH, Canvas, width
+from .canvas import HEIGHT, OFF, ON, WIDTH, Canvas, width
 from .messages import card_name, check_language, text
 from .status import BootStatus
 from .view import PendingCard, View
@@ -120,13 +120,13 @@ def _dashboard(c: Canvas, s: Dashboard, lang: str) -> None:
     x = left + (w - total) // 2
     c.text((x, 20), score, (24,), bold=True)
     c.text((x + width(score, 24, True), 33), of, (10,))
-    c.draw.line((0, 46, WIDTH - 1, 46), fill=1)
+    c.draw.line((0, 46, WIDTH - 1, 46), fill=ON)
     right = text(lang, "reward_due") if v.reward_due else text(lang, "turn", n=v.turn)
     right_w = width(right, 10, bold=v.reward_due)
     c.text((0, 48), "▶ " + v.player, (13, 11), bold=True, max_width=WIDTH - right_w - 4)
     if v.reward_due:
         c.invert((WIDTH - right_w - 3, 49, WIDTH - 1, HEIGHT - 1))
-    c.text((WIDTH - 1, 51), right, (10,), bold=v.reward_due, align="right", fill=OFF if v.reward_due else 1)
+    c.text((WIDTH - 1, 51), right, (10,), bold=v.reward_due, align="right", fill=OFF if v.reward_due else ON)
 
 
 def _flash_lines(s: Flash, lang: str) -> tuple[str, str, str]:
