@@ -1,0 +1,1 @@
+"""The box on the table: the OLED, its screens and the three buttons (see README.md here)."""
