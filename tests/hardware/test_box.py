@@ -206,3 +206,13 @@ def test_a_game_restored_after_a_power_cut_is_flashed_then_shown(tmp_path, displ
     fake_time.advance(box.flash_seconds)
     screen = box.screen()
     assert isinstance(screen, Dashboard) and screen.view.hints == 7
+
+
+def test_with_the_real_clock_a_flash_ends_by_itself(table, display):
+    from .test_buttons import wait_for
+    box = Box(table, display, flash_seconds=0.05)
+    box.press("hint")
+    assert isinstance(box.screen(), Flash)
+    frames = display.frames
+    assert wait_for(lambda: display.frames == frames + 1)   # the timer redrew the dashboard
+    assert isinstance(box.screen(), Dashboard)
