@@ -39,8 +39,8 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     if not isinstance(pin, str) or not pin.strip():
         raise ValueError("the pairing PIN must be a non-empty string")
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False)
-    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32)),
                       camera_status=camera_status, lang=lang, oled_image=oled_image, buttons=buttons)
     context.broadcaster = Broadcaster(table, context.state, max_clients=sse_max_clients)

@@ -46,26 +46,18 @@ def test_first_message_is_the_current_state_and_retry() -> None:
 
 def test_one_event_per_command_even_when_it_makes_several_changes() -> None:
     table = Table()
-    table.new_game(2)
+    table.new_game(2, {"preset": "base", "fuse_tokens": 1})
     b = Broadcaster(table, render_of(table), keepalive=0.3)
     try:
         stream = b.stream()
         next(stream)
-        table.end_game()  # one change
-        assert next_state(stream)["over"] is True
-        table.undo()
-        for _ in range(2):
-            table.act({"type": "play", "card": "r6"[:1] + "1"})  # r1 then a misplay of r1
-            table.undo()
-        # a misplay that burns the last fuse: "misplay" and "game_over" changes, one event
-        table.new_game(2, {"preset": "base", "fuse_tokens": 1})
-        time.sleep(0.1)
-        while b"keep-alive" not in next(stream):
-            pass
-        table.act({"type": "play", "card": "r2"})
+        table.act({"type": "hint"})
+        ev = next_state(stream)
+        assert ev["hints"] == 7 and [c["kind"] for c in ev["changes"]] == ["hint"]
+        table.act({"type": "play", "card": "r2"})  # burns the only fuse: "misplay" and "game_over"
         ev = next_state(stream)
         assert ev["over"] and [c["kind"] for c in ev["changes"]] == ["misplay", "game_over"]
-        assert b"keep-alive" in next(stream)  # and nothing else came
+        assert next(stream) == b": keep-alive\n\n"  # and nothing else came
     finally:
         b.close()
 
