@@ -20,6 +20,10 @@ from companion.table import Change, Table
 log = logging.getLogger(__name__)
 
 KEEPALIVE_SECONDS = 15.0
+# A phone that vanished without closing its connection would hold a stream slot until TCP gives
+# up (many minutes); ending every stream after a while bounds that, and browsers reconnect by
+# themselves within RETRY_MS and get the whole state again.
+MAX_STREAM_SECONDS = 300.0
 RETRY_MS = 2000
 QUEUE_SIZE = 16
 _CLOSE = b""
@@ -33,10 +37,11 @@ class Broadcaster:
     """Turns table changes into SSE messages for every subscribed client."""
 
     def __init__(self, table: Table, render: Callable[[], dict[str, Any]], max_clients: int = 24,
-                 keepalive: float = KEEPALIVE_SECONDS):
+                 keepalive: float = KEEPALIVE_SECONDS, max_stream: float = MAX_STREAM_SECONDS):
         self._render = render
         self._max_clients = max_clients
         self._keepalive = keepalive
+        self._max_stream = max_stream
         self._cond = threading.Condition()
         self._changes: list[dict[str, Any]] = []
         self._dirty = False
@@ -127,9 +132,10 @@ class Broadcaster:
         try:
             first = self._render()
             yield f"retry: {RETRY_MS}\n\n".encode() + self._initial(first)
-            while True:
+            end = time.monotonic() + self._max_stream
+            while time.monotonic() < end:
                 try:
-                    msg = q.get(timeout=self._keepalive)
+                    msg = q.get(timeout=min(self._keepalive, max(0.0, end - time.monotonic())))
                 except queue.Empty:
                     msg = b": keep-alive\n\n"
                 if not msg:  # the broadcaster closed

@@ -183,3 +183,18 @@ def test_server_has_a_thread_per_live_page_and_sends_writes_at_once(live: LiveSe
     adj = live.server.adj  # type: ignore[attr-defined]
     assert adj.threads == THREADS >= SSE_MAX_CLIENTS + 4 >= 24
     assert adj.send_bytes == 1
+
+
+def test_streams_end_after_a_while_so_vanished_phones_free_their_slot() -> None:
+    table = Table()
+    b = Broadcaster(table, render_of(table), keepalive=0.02, max_stream=0.1)
+    try:
+        stream = b.stream()
+        assert b.clients == 1
+        t0 = time.perf_counter()
+        rest = list(stream)
+        assert 0.09 < time.perf_counter() - t0 < 2 and all(m.startswith(b":") or m.startswith(b"retry")
+                                                            for m in rest)
+        assert b.clients == 0
+    finally:
+        b.close()

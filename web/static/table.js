@@ -167,7 +167,8 @@ function renderLog(s) {
 }
 
 function maybeSwitchLanguage(s) {
-  const chosen = document.cookie.split("; ").some((c) => c.startsWith("lang="));
+  const chosen = document.cookie.split("; ").some((c) => c.startsWith("lang="))
+    || new URLSearchParams(location.search).has("lang");
   if (!chosen && s.lang && s.lang !== boot.lang) location.reload();
 }
 
