@@ -81,11 +81,13 @@ def recorded_game() -> list[dict[str, Any]]:
 
 def pair_and_set_up(page: Page, url: str) -> None:
     page.goto(f"{url}/pin?next=/setup")
+    shot(page, "pin-phone")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
     expect(page).to_have_url(f"{url}/setup")
     for i, name in enumerate(["Ann", "Ben", "Cat", "", ""]):
         page.fill(f"#player{i}", name)
+    shot(page, "setup-phone")
     page.click("button[type=submit]")
     expect(page).to_have_url(f"{url}/")
     expect(page.locator("#turn")).to_have_text("Ann to play")
