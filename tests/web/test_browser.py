@@ -235,3 +235,34 @@ def test_page_resumes_after_the_box_restarts(browser: Browser, store: Store) -> 
         expect(page.locator("#hints")).to_have_text("7/8")
     finally:
         second.stop()
+
+
+def test_setup_with_variant_options_starting_player_and_language(browser: Browser, live: LiveServer) -> None:
+    problems: list[str] = []
+    page = open_page(browser, DESKTOP, problems)
+    page.goto(f"{live.url}/setup")
+    page.click("button[type=submit]")  # not paired yet: the page asks for the PIN
+    expect(page).to_have_url(f"{live.url}/pin?next=/setup")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    for i, name in enumerate(["Ann", "", "Ben", "Cat", ""]):
+        page.fill(f"#player{i}", name)
+    page.check("#first3")
+    page.select_option("#preset", "rainbow")
+    page.click("details summary")
+    page.select_option("#opt-hint_tokens", "9")
+    page.select_option("#opt-allow_discard_at_max_hints", "true")
+    page.select_option("#game-lang", "de")
+    page.click("button[type=submit]")
+    expect(page.locator("#turn")).to_have_text("Cat ist am Zug")
+    expect(page.locator("#fireworks .card")).to_have_count(6)
+    _, st = api(live.url, "/api/state")
+    assert st["players"] == ["Cat", "Ann", "Ben"] and st["hint_tokens"] == 9 and st["lang"] == "de"
+    assert st["variant"] == {"preset": "rainbow", "hint_tokens": 9, "allow_discard_at_max_hints": True}
+    page.goto(f"{live.url}/setup")
+    for i in range(5):
+        page.fill(f"#player{i}", "Solo" if i == 0 else "")
+    page.click("button[type=submit]")
+    expect(page.locator("#setup-error")).to_contain_text("2 to 5")
+    assert api(live.url, "/api/state")[1]["players"] == ["Cat", "Ann", "Ben"]
+    assert all("401" in p or "400" in p for p in problems), problems  # only the refused requests
