@@ -96,7 +96,8 @@ class Companion:
         from web import create_app
         oled = None
         if self.display is not None and self.display.emulated:
-            oled = self.display.image
+            display = self.display
+            oled = lambda: display.image  # noqa: E731 - a fresh image at each request
         return create_app(self.table, self.store, pin=self.pin, camera_status=lambda: self.camera.status,
                           oled_image=oled, buttons=self.box.press if self.box is not None else None,
                           lang=self.config.box.language)

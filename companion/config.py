@@ -42,7 +42,7 @@ class DisplayConfig:
     driver: str = "auto"          # auto, ssd1306, sh1106, dummy
     port: int = 1                 # I2C bus
     address: int = 0x3C           # I2C address (some modules answer on 0x3D)
-    rotate: int = 0               # 0-3, quarter turns
+    rotate: int = 0               # 0, or 2 to turn the picture upside down
 
 
 @dataclass
@@ -120,6 +120,8 @@ def _check(cfg: Config, path: str) -> None:
         raise ConfigError(f"{path}: [camera] confidence must be between 0 and 1")
     if cfg.camera.fps <= 0 or cfg.camera.retry_seconds <= 0:
         raise ConfigError(f"{path}: [camera] fps and retry_seconds must be positive")
+    if cfg.display.rotate not in (0, 2):
+        raise ConfigError(f"{path}: [display] rotate must be 0 or 2 (upside down); the screens are landscape")
     if not 2 <= cfg.box.players <= 5:
         raise ConfigError(f"{path}: [box] players must be 2-5")
     if cfg.box.pin and not (cfg.box.pin.isdigit() and 4 <= len(cfg.box.pin) <= 8):
