@@ -9,6 +9,7 @@ host still gets an answer at once. Waitress 3 sends each write at once (its ``se
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from flask import Flask
@@ -33,6 +34,8 @@ class Server:
                                       channel_timeout=60, connection_limit=100, ident="hanabi-companion",
                                       clear_untrusted_proxy_headers=True)
         self.port: int = self.waitress.effective_port  # type: ignore[union-attr]
+        self._running = threading.Event()
+        self._stopped = threading.Event()
 
     @property
     def adj(self) -> Any:
@@ -41,17 +44,36 @@ class Server:
     def run(self) -> None:
         """Serve until ``close()`` (or until interrupted)."""
         log.info("table page on port %d (%d threads)", self.port, THREADS)
+        self._running.set()
         try:
             self.waitress.run()
         finally:
             close_app(self.app)
+            self._stopped.set()
 
     def close(self) -> None:
         """End the live streams, let running requests finish, then close every socket."""
         close_app(self.app)
         self.waitress.task_dispatcher.shutdown(timeout=2)
-        # Sockets belong to the server's loop thread: close them there.
-        self.waitress.trigger.pull_trigger(lambda: wasyncore.close_all(self._map))
+        trigger = self.waitress.trigger
+        if self._running.is_set() and not self._stopped.is_set():
+            # Sockets belong to the loop thread: close them there. The wake-up pipe itself is
+            # closed only after the loop has ended, so no thread can write to a closed pipe.
+            trigger.pull_trigger(self._close_connections)
+            self._stopped.wait(timeout=5)
+        self._close_connections()
+        trigger.close()
+
+    def _close_connections(self) -> None:
+        """Close every socket but the wake-up pipe, and take that out of the loop so it ends."""
+        trigger = self.waitress.trigger
+        for dispatcher in list(self._map.values()):
+            if dispatcher is self.waitress:
+                # the listening socket only: the server's own close() would also close the pipe
+                wasyncore.dispatcher.close(dispatcher)
+            elif dispatcher is not trigger:
+                dispatcher.close()
+        trigger.del_channel()
 
 
 def make_server(app: Flask, host: str = "0.0.0.0", port: int = 8000) -> Server:

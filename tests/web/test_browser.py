@@ -131,6 +131,7 @@ def test_whole_game_live_with_corrections_and_end_screen(browser: Browser, live:
         else:
             code, body = api(live.url, "/api/actions", action)
             assert code == 200, (i, action, body)
+        expect(page.locator("#log li")).to_have_count(i + 1)  # a click returns before its request ends
         _, st = api(live.url, "/api/state")
         assert st["actions"] == i + 1, (i, action, st["last_event"])
         expect_table(page, st)
@@ -142,6 +143,7 @@ def test_whole_game_live_with_corrections_and_end_screen(browser: Browser, live:
             shot(watcher, "table-desktop-midgame")
     assert corrected
     page.click("[data-act=hint]")  # the recorded game stops one turn before its final round ends
+    expect(page.locator("#over")).to_be_visible()
     _, st = api(live.url, "/api/state")
     assert st["over"] and st["score"] == 24 and st["outcome"] == "finished"
     expect_table(watcher, st)
