@@ -78,6 +78,9 @@ def client_strings() -> dict[str, str]:
         "reason_stuck": _("No player can act: no cards and no hint tokens left."),
         "reason_ended": _("The game was ended at the table."),
         "last_copies": _("Last copies still needed: %(cards)s"), "empty": _("none yet"),
+        "tile_hint": _("a hint token"), "tile_fuse": _("a fuse back"), "tile_color_clue": _("a free colour clue"),
+        "tile_value_clue": _("a free value clue"), "tile_reshuffle": _("a discard back into the deck"),
+        "tile_rescue": _("a discard onto its firework"),
     }
 
 

@@ -268,3 +268,23 @@ def test_setup_with_variant_options_starting_player_and_language(browser: Browse
     expect(page.locator("#setup-error")).to_contain_text("2 to 5")
     assert api(live.url, "/api/state")[1]["players"] == ["Cat", "Ann", "Ben"]
     assert all("401" in p or "400" in p for p in problems), problems  # only the refused requests
+
+
+def test_reward_tile_is_entered_on_the_page(browser: Browser, live: LiveServer) -> None:
+    api(live.url, "/api/games", {"players": ["Ann", "Ben"], "variant": "five-magnificent"})
+    for v in range(1, 6):
+        assert api(live.url, "/api/actions", {"type": "play", "card": f"r{v}"})[0] == 200
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(f"{live.url}/pin?next=/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page.locator("#reward")).to_be_visible()
+    expect(page.locator("#reward-tiles button")).to_have_count(6)
+    shot(page, "reward-phone")
+    page.click("#reward-tiles [data-tile=fuse]")
+    expect(page.locator("#reward")).to_be_hidden()
+    expect(page.locator("#event")).to_contain_text("a fuse back")
+    _, st = api(live.url, "/api/state")
+    assert st["log"][-1] == {"type": "reward", "tile": "fuse"} and "fuse" not in st["reward_tiles_left"]
+    assert not problems, problems

@@ -35,6 +35,7 @@ function eventText(change) {
   const p = { ...change.params };
   for (const k of ["card", "old"]) if (p[k]) p[k] = cardName(p[k]);
   if (Array.isArray(p.players)) p.players = p.players.join(", ");
+  if (p.tile) p.tile = T[`tile_${p.tile}`] ?? p.tile;
   return fmt(T[change.kind], p);
 }
 
@@ -63,6 +64,7 @@ function render(s) {
   renderFireworks(s);
   renderDiscards(s);
   renderPending(s);
+  renderReward(s);
   renderOver(s);
   renderPicker(s);
   renderLog(s);
@@ -107,6 +109,21 @@ function renderPending(s) {
     b.type = "button";
     b.append(cardEl(c, "mini"));
     b.addEventListener("click", () => send({ type: "confirm", card: c }));
+    return b;
+  }));
+}
+
+function renderReward(s) {
+  $("reward").hidden = !s.pending_reward;
+  if (!s.pending_reward) return;
+  $("reward-tiles").replaceChildren(...s.reward_tiles_left.map((tile) => {
+    const b = el("button", "tile", T[`tile_${tile}`] ?? tile);
+    b.type = "button";
+    b.dataset.tile = tile;
+    b.addEventListener("click", () => {
+      const takesCard = (tile === "rescue" || tile === "reshuffle") && picked;
+      send(takesCard ? { type: "reward", tile, card: picked } : { type: "reward", tile });
+    });
     return b;
   }));
 }
