@@ -210,13 +210,16 @@ def test_unsure_card_and_demo_buttons(browser: Browser, store: Store) -> None:
 
 def test_watching_without_pin_and_refused_write_shows_why(browser: Browser, live: LiveServer, table: Table) -> None:
     table.new_game(3)
+    table.propose({"type": "play", "card": "g1"}, 0.3, ["g1", "b1"])
     problems: list[str] = []
     page = open_page(browser, PHONE, problems)
     page.goto(live.url)
-    page.click("[data-act=hint]")
+    expect(page.locator("#pending")).to_be_visible()
+    expect(page.locator("[data-act]")).to_have_count(0)  # no entry controls before pairing
+    expect(page.locator("#controls a[href^='/pin']")).to_be_visible()
+    page.click("#pending-ok")
     expect(page.locator("#error")).to_contain_text("PIN")
-    expect(page.locator("#hints")).to_have_text("8/8")
-    assert table.snapshot()["actions"] == 0
+    assert table.snapshot()["actions"] == 0 and table.pending is not None
     assert all("401" in p for p in problems), problems  # only the refused request is logged
 
 

@@ -142,7 +142,7 @@ function renderOver(s) {
 
 function renderPicker(s) {
   const box = $("picker");
-  if (box.dataset.suits === s.suits) return;
+  if (!box || box.dataset.suits === s.suits) return;  // no picker until this phone is paired
   box.dataset.suits = s.suits;
   box.replaceChildren(...[...s.suits].map((suit) => {
     const row = el("div", "pick-row");
@@ -172,7 +172,7 @@ function renderLog(s) {
     li.dataset.n = `${i}.`;
     li.append(el("span", "what", T[`act_${a.type}`] ?? a.type));
     if (a.card) li.append(cardEl(a.card, "mini"));
-    if (a.card && !s.over && (a.type === "play" || a.type === "discard")) {
+    if (a.card && !s.over && $("picker") && (a.type === "play" || a.type === "discard")) {
       const b = el("button", "fix", picked ? fmt(T.correct_to, { card: cardName(picked) }) : "✎");
       b.type = "button";
       b.disabled = !picked || picked === a.card;
