@@ -11,9 +11,7 @@ from babel.dates import format_datetime
 from flask import Blueprint, Response, abort, g, redirect, render_template, request
 from markupsafe import Markup
 
-from companion.cards import SUIT_NAMES
 from companion.rating import LINES
-from companion.variants import _CHOICES as OPTION_CHOICES
 from companion.variants import PRESETS
 
 from .auth import COOKIE_MAX_AGE, PIN_COOKIE, Refused, check_same_site
@@ -23,6 +21,15 @@ from .i18n import LANGUAGE_NAMES
 from .i18n import gettext as _
 
 bp = Blueprint("pages", __name__)
+
+# The values each variant option takes (from the house plan), in the order the form offers them.
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "hint_tokens": (8, 9), "fuse_tokens": (3, 2, 1), "multicolor": ("none", "suit", "wild"),
+    "multicolor_cards": (10, 5), "black_powder": (False, True), "rewards": (False, True),
+    "all_or_nothing": (False, True), "synchronized_show": (False, True),
+    "strikeout_score": ("zero", "fireworks"), "allow_discard_at_max_hints": (False, True),
+}
+
 
 def option_choices() -> dict[str, tuple[str, list[tuple[str, str]]]]:
     """Variant options for the setup form: label and (JSON value, label) per choice."""
@@ -37,7 +44,7 @@ def option_choices() -> dict[str, tuple[str, list[tuple[str, str]]]]:
     out = {}
     for name, label in names.items():
         choices = []
-        for value in OPTION_CHOICES[name]:
+        for value in OPTION_VALUES[name]:
             text = (_("yes") if value else _("no")) if isinstance(value, bool) else words.get(value, str(value))
             choices.append((json.dumps(value), text))
         out[name] = (label, choices)
@@ -45,10 +52,8 @@ def option_choices() -> dict[str, tuple[str, list[tuple[str, str]]]]:
 
 
 def suit_names() -> dict[str, str]:
-    names = {"r": _("red"), "y": _("yellow"), "g": _("green"), "b": _("blue"), "w": _("white"),
-             "m": _("multicolour"), "k": _("black")}
-    assert names.keys() == SUIT_NAMES.keys()
-    return names
+    return {"r": _("red"), "y": _("yellow"), "g": _("green"), "b": _("blue"), "w": _("white"),
+            "m": _("multicolour"), "k": _("black")}
 
 
 def client_strings() -> dict[str, str]:

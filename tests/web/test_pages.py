@@ -110,3 +110,22 @@ def test_no_demo_parts_on_the_box(client: FlaskClient) -> None:
     assert 'id="oled"' not in html and "data-button" not in html
     assert client.get("/oled.png").status_code == 404
     assert write(client, "/api/buttons/hint", None).status_code == 404
+
+
+def test_setup_offers_every_variant_option_with_values_the_rules_accept(app: Any) -> None:
+    from dataclasses import fields
+
+    from companion.cards import SUIT_NAMES
+    from companion.variants import Variant, parse_variant
+    from web.pages import OPTION_VALUES, suit_names
+    offered = set(OPTION_VALUES) | {"preset", "black_values"}
+    assert offered == {f.name for f in fields(Variant)}
+    for name, values in OPTION_VALUES.items():
+        for value in values:
+            assert getattr(parse_variant({"preset": "base", name: value}), name) == value
+    with app.test_request_context("/"):
+        from flask import g
+
+        from web.i18n import translations
+        g.translations = translations("en")
+        assert suit_names().keys() == SUIT_NAMES.keys()
