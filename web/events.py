@@ -24,6 +24,8 @@ KEEPALIVE_SECONDS = 15.0
 # up (many minutes); ending every stream after a while bounds that, and browsers reconnect by
 # themselves within RETRY_MS and get the whole state again.
 MAX_STREAM_SECONDS = 300.0
+# What the table does not announce (the camera coming and going) is looked at this often.
+POLL_SECONDS = 2.0
 RETRY_MS = 2000
 QUEUE_SIZE = 16
 _CLOSE = b""
@@ -37,11 +39,13 @@ class Broadcaster:
     """Turns table changes into SSE messages for every subscribed client."""
 
     def __init__(self, table: Table, render: Callable[[], dict[str, Any]], max_clients: int = 24,
-                 keepalive: float = KEEPALIVE_SECONDS, max_stream: float = MAX_STREAM_SECONDS):
+                 keepalive: float = KEEPALIVE_SECONDS, max_stream: float = MAX_STREAM_SECONDS,
+                 poll: float = POLL_SECONDS):
         self._render = render
         self._max_clients = max_clients
         self._keepalive = keepalive
         self._max_stream = max_stream
+        self._poll = poll
         self._cond = threading.Condition()
         self._changes: list[dict[str, Any]] = []
         self._dirty = False
@@ -87,10 +91,14 @@ class Broadcaster:
             self._cond.notify()
 
     def _run(self) -> None:
+        try:
+            self._last_json = json.dumps(self._render(), separators=(",", ":"))  # what pages get first
+        except Exception:
+            log.exception("could not render the table state for the live page")
         while True:
             with self._cond:
-                while not self._dirty and not self._closed:
-                    self._cond.wait()
+                if not self._dirty and not self._closed:
+                    self._cond.wait(self._poll)  # on a timeout, publish only if the state differs
                 if self._closed:
                     return
                 self._dirty = False
@@ -123,6 +131,8 @@ class Broadcaster:
         """One client's event stream: the current state at once, then every change."""
         q: queue.Queue[bytes] = queue.Queue(QUEUE_SIZE)
         with self._clients_lock:
+            if self._closed:
+                raise TooManyClients("the box is shutting down")
             if len(self._clients) >= self._max_clients:
                 raise TooManyClients(f"all {self._max_clients} live-update slots are in use")
             self._clients.add(q)

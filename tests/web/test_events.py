@@ -198,3 +198,28 @@ def test_streams_end_after_a_while_so_vanished_phones_free_their_slot() -> None:
         assert b.clients == 0
     finally:
         b.close()
+
+
+def test_camera_changes_reach_the_pages_without_a_table_change() -> None:
+    table = Table()
+    table.new_game(2)
+    camera = {"status": "ok"}
+    b = Broadcaster(table, lambda: {"camera": camera["status"], **table.snapshot()}, keepalive=5, poll=0.05)
+    try:
+        stream = b.stream()
+        assert parse(next(stream)[len(f"retry: {2000}\n\n"):])["camera"] == "ok"
+        camera["status"] = "fault"
+        ev = next_state(stream)
+        assert ev["camera"] == "fault" and ev["changes"] == []
+    finally:
+        b.close()
+
+
+def test_no_new_streams_once_closed() -> None:
+    import pytest
+
+    from web.events import TooManyClients
+    b = Broadcaster(Table(), lambda: {})
+    b.close()
+    with pytest.raises(TooManyClients, match="shutting down"):
+        b.stream()
