@@ -119,7 +119,9 @@ def press(name: str) -> Response | tuple[Response, int]:
         return error(404, "this box has no buttons to press from the page")
     if name not in BUTTONS:
         return error(400, f"the buttons are {', '.join(BUTTONS)}; got {name!r}")
-    c.press(name)
+    outcome = c.press(name)
+    if getattr(outcome, "accepted", True) is False:  # the box refused it and says why
+        return error(409, str(getattr(outcome, "message", f"the {name} button was refused")))
     return jsonify(c.state())
 
 

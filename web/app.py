@@ -31,8 +31,8 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
 
     ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault;
     ``oled_image()`` (demo) returns a PIL image of the emulated OLED; ``buttons`` (demo) is a
-    callable or an object with ``press(name)`` for the box's hint/undo/ok buttons; ``lang`` is
-    the box's default language.
+    callable or an object with ``press(name)`` for the box's hint/undo/ok buttons (a result
+    with ``accepted`` False and a ``message`` answers 409); ``lang`` is the box's default language.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")

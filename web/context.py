@@ -35,10 +35,10 @@ class Context:
     def state(self) -> dict[str, Any]:
         return table_state(self.table, self.camera_status, self.game_lang())
 
-    def press(self, name: str) -> None:
+    def press(self, name: str) -> Any:
         """Press one of the box's buttons (demo): a callable or an object with ``press(name)``."""
         press = getattr(self.buttons, "press", self.buttons)
-        press(name)
+        return press(name)
 
 
 def ctx() -> Context:

@@ -129,3 +129,18 @@ def test_setup_offers_every_variant_option_with_values_the_rules_accept(app: Any
         from web.i18n import translations
         g.translations = translations("en")
         assert suit_names().keys() == SUIT_NAMES.keys()
+
+
+def test_a_press_the_box_refuses_answers_409_with_its_reason(table: Table) -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Outcome:
+        accepted: bool
+        message: str
+    app = create_app(table, pin=PIN, buttons=lambda name: Outcome(False, "no unsure card is waiting"))
+    try:
+        r = write(app.test_client(), "/api/buttons/ok", None)
+        assert r.status_code == 409 and r.json["error"] == "no unsure card is waiting"
+    finally:
+        close_app(app)
