@@ -86,6 +86,7 @@ def client_strings() -> dict[str, str]:
         "tile_hint": _("a hint token"), "tile_fuse": _("a fuse back"), "tile_color_clue": _("a free colour clue"),
         "tile_value_clue": _("a free value clue"), "tile_reshuffle": _("a discard back into the deck"),
         "tile_rescue": _("a discard onto its firework"),
+        "no_announce": _("no colour announced"),
     }
 
 

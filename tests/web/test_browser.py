@@ -291,3 +291,23 @@ def test_reward_tile_is_entered_on_the_page(browser: Browser, live: LiveServer) 
     _, st = api(live.url, "/api/state")
     assert st["log"][-1] == {"type": "reward", "tile": "fuse"} and "fuse" not in st["reward_tiles_left"]
     assert not problems, problems
+
+
+def test_synchronized_show_play_carries_the_announced_colour(browser: Browser, live: LiveServer) -> None:
+    api(live.url, "/api/games", {"players": ["Ann", "Ben"],
+                                 "variant": {"preset": "base", "synchronized_show": True}})
+    api(live.url, "/api/actions", {"type": "hint"})
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(f"{live.url}/pin?next=/")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page.locator("#announce")).to_be_visible()
+    page.click("#picker [data-card=g1]")
+    page.click("#announce-suits [data-announce=g]")
+    page.click("[data-act=play]")
+    expect(page.locator("#hints")).to_have_text("8/8")  # right colour: a hint token back
+    _, st = api(live.url, "/api/state")
+    assert st["log"][-1] == {"type": "play", "card": "g1", "announce": "g"}
+    expect(page.locator("#announce-suits .chosen")).to_have_attribute("data-announce", "")
+    assert not problems, problems

@@ -4,6 +4,7 @@ const T = boot.strings;
 const $ = (id) => document.getElementById(id);
 let state = null;
 let picked = null;
+let announced = null;
 
 function fmt(text, params = {}) {
   return text.replace(/%\((\w+)\)s/g, (_, k) => (k in params ? String(params[k]) : ""));
@@ -67,6 +68,7 @@ function render(s) {
   renderReward(s);
   renderOver(s);
   renderPicker(s);
+  renderAnnounce(s);
   renderLog(s);
   $("controls").hidden = s.over;
   maybeSwitchLanguage(s);
@@ -137,7 +139,8 @@ function renderOver(s) {
   $("over-max").textContent = s.max_score;
   $("over-rating").textContent = boot.ratings[s.rating_key] ?? s.rating;
   $("over-reason").textContent = s.reason_key ? T[`reason_${s.reason_key}`] : (s.reason ?? "");
-  $("export").href = s.game_id === null ? "#" : `/api/games/${s.game_id}/log?download=1`;
+  $("export").hidden = s.game_id === null;  // a box without a store keeps no game to export
+  $("export").href = `/api/games/${s.game_id}/log?download=1`;
 }
 
 function renderPicker(s) {
@@ -157,6 +160,31 @@ function renderPicker(s) {
     return row;
   }));
   pick(null);
+}
+
+function renderAnnounce(s) {
+  const box = $("announce");
+  const on = Boolean(box && s.variant_options?.synchronized_show);
+  if (box) box.hidden = !on;
+  if (!on || box.dataset.suits === s.suits) return;
+  box.dataset.suits = s.suits;
+  const choices = [null, ...[...s.suits].filter((suit) => suit !== "k")];  // black is never announced
+  $("announce-suits").replaceChildren(...choices.map((suit) => {
+    const b = el("button", suit ? `card pick suit-${suit}` : "pick", suit ? "" : "–");
+    b.type = "button";
+    b.dataset.announce = suit ?? "";
+    b.title = suit ? boot.suits[suit] : T.no_announce;
+    b.addEventListener("click", () => announce(suit));
+    return b;
+  }));
+  announce(null);
+}
+
+function announce(suit) {
+  announced = suit;
+  for (const b of document.querySelectorAll("#announce-suits button")) {
+    b.classList.toggle("chosen", b.dataset.announce === (suit ?? ""));
+  }
 }
 
 function pick(card) {
@@ -231,7 +259,8 @@ function command(kind) {
   if (kind === "hint" || kind === "undo") return send({ type: kind });
   if (kind === "end") return confirm(T.confirm_end) && send({ type: "end" });
   if (!picked) return showError(T.pick_card);
-  return send({ type: kind, card: picked }).then((ok) => ok && pick(null));
+  const action = kind === "play" && announced ? { type: kind, card: picked, announce: announced } : { type: kind, card: picked };
+  return send(action).then((ok) => ok && (pick(null), announce(null)));
 }
 
 for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => command(b.dataset.act));
