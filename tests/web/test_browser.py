@@ -203,6 +203,9 @@ def test_unsure_card_and_demo_buttons(browser: Browser, store: Store) -> None:
         page.once("dialog", lambda d: d.accept())
         page.click("[data-act=end]")
         expect(page.locator("#over")).to_be_visible()
+        page.click("#over [data-act=undo]")  # a game ended by mistake goes on
+        expect(page.locator("#over")).to_be_hidden()
+        expect(page.locator("#controls [data-act=hint]")).to_be_visible()
     finally:
         server.stop()
     assert not problems, problems
