@@ -181,7 +181,7 @@ def test_server_has_a_thread_per_live_page_and_sends_writes_at_once(live: LiveSe
     from web.app import SSE_MAX_CLIENTS
     from web.server import THREADS
     adj = live.server.adj  # type: ignore[attr-defined]
-    assert adj.threads == THREADS >= SSE_MAX_CLIENTS + 4 >= 24
+    assert adj.threads == THREADS >= SSE_MAX_CLIENTS + 4 >= 24 and isinstance(live.server.port, int)
     assert adj.send_bytes == 1
 
 
