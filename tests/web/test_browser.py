@@ -27,6 +27,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
+TIMEOUT_MS = 10_000  # generous: the whole suite may be running on two busy cores
+expect.set_options(timeout=TIMEOUT_MS)
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "ah2ac2-3p.jsonl")
 
 
@@ -41,7 +43,7 @@ def browser() -> Iterator[Browser]:
 def open_page(browser: Browser, size: dict[str, int], problems: list[str]) -> Page:
     """A fresh browser context; console errors and refused resources end up in ``problems``."""
     page = browser.new_context(viewport=size, device_scale_factor=2 if size is PHONE else 1).new_page()
-    page.set_default_timeout(5000)
+    page.set_default_timeout(TIMEOUT_MS)
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
     return page
