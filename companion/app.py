@@ -159,6 +159,14 @@ def camera_from_config(config: Config) -> CameraParts:
     return CameraParts(lambda: open_source(spec), lambda: make_watcher(profile=profile))
 
 
+def demo_camera(table_scene: Any, seed: int) -> CameraParts:
+    """The simulated camera over the demo's mat, watched by the real vision pipeline."""
+    from vision.simtable import SimulatedMat
+    from vision.watcher import make_watcher
+    mat = SimulatedMat(table_scene, seed)
+    return CameraParts(mat.source, make_watcher)
+
+
 def _no_watcher() -> Watcher:
     raise RuntimeError("no camera is configured")
 

@@ -163,6 +163,55 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .app import Companion, RunOptions, demo_camera
+    from .demo import DemoDriver, TableScene
+    from .variants import VariantError, parse_variant
+    try:
+        variant = parse_variant(json.loads(args.variant) if args.variant.startswith("{") else args.variant)
+    except (VariantError, json.JSONDecodeError) as e:
+        print(f"companion demo: {e}", file=sys.stderr)
+        return 1
+    if not 2 <= args.players <= 5 or args.speed <= 0:
+        print("companion demo: --players is 2-5 and --speed is above 0", file=sys.stderr)
+        return 1
+    data = args.data or os.path.join(default_data_dir(), "demo")
+    os.makedirs(data, exist_ok=True)
+    scene = TableScene()
+    try:
+        config = load_config(_config_path(args))
+        companion = Companion(config, RunOptions(args.host or "127.0.0.1", args.port, args.pin or "1234", data),
+                              camera=demo_camera(scene, args.seed), use_buttons=False)
+    except (ConfigError, StoreError, OSError) as e:
+        print(f"companion demo: {e}", file=sys.stderr)
+        return 1
+    press = companion.box.press if companion.box is not None else (lambda b: companion.table.act({"type": "hint"}))
+    driver = DemoDriver(companion.table, scene, press, variant, args.players, args.seed, args.speed, data)
+    print(f"Demo: open http://{companion.host}:{companion.port}/ — pairing PIN {companion.pin}. "
+          "Keys (then Enter): h = HINT, u = UNDO, o = OK, O = hold OK. Ctrl-C stops.", flush=True)
+    driver.start()
+    if sys.stdin is not None and sys.stdin.isatty() and companion.box is not None:
+        from hardware.buttons import KEYS
+        box = companion.box
+
+        def keys() -> None:
+            for line in sys.stdin:
+                for key in line.strip():
+                    if key in KEYS:
+                        print(box.press(*KEYS[key]).message, flush=True)
+        import threading
+        threading.Thread(target=keys, name="keyboard", daemon=True).start()
+    try:
+        companion.serve()
+    except OSError as e:
+        print(f"companion demo: cannot serve on {companion.host}:{companion.port}: {e.strerror or e}. "
+              "Choose another --port.", file=sys.stderr)
+        return 1
+    finally:
+        driver.stop()
+    return 0
+
+
 def _add_box_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to serve the page on (default from the config: 0.0.0.0)")
     p.add_argument("--port", type=int, help="port of the page (default 8000)")
@@ -186,6 +235,13 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the box: camera, OLED, buttons and the table page")
     _add_box_options(run)
     run.set_defaults(func=cmd_run)
+    demo = sub.add_parser("demo", help="run the companion on a simulated table on this computer")
+    _add_box_options(demo)
+    demo.add_argument("--seed", type=int, default=1, help="which shuffle and card design (default 1)")
+    demo.add_argument("--variant", default="base", help="a preset name or a JSON variant object")
+    demo.add_argument("--players", type=int, default=3)
+    demo.add_argument("--speed", type=float, default=1.0, help="how fast the bot plays (2 = twice as fast)")
+    demo.set_defaults(func=cmd_demo)
     cfg = sub.add_parser("config", help="show the effective settings")
     cfg.add_argument("--print", action="store_true", required=True, help="print them as TOML")
     cfg.add_argument("--data", help="folder of the game store")

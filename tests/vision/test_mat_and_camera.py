@@ -1,0 +1,122 @@
+"""The play mat round trip and the camera sources (with fakes for the hardware)."""
+import subprocess
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import mat, synth
+from vision.camera import CameraError, FolderSource, OpenCVSource, Picamera2Source, open_source
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mat_round_trip_homography_error_under_2px(seed):
+    rng = np.random.default_rng(seed)
+    cam = synth.Camera.random(rng, max_tilt=45)
+    frame = synth.render_frame(synth.Scene(), cam, synth.Light(noise=2, jpeg=85), seed)
+    pose = mat.MatDetector().detect(frame)
+    assert pose is not None and pose.markers_seen == 4
+    pts = np.array([[x, y] for x in np.linspace(0, mat.MAT_W_MM, 6) for y in np.linspace(0, mat.MAT_H_MM, 5)])
+    truth = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), cam.homography()).reshape(-1, 2)
+    err = np.linalg.norm(pose.to_frame(pts) - truth, axis=1)
+    assert err.max() < 2.0
+
+
+def test_mat_files(tmp_path, companion_cmd):
+    for paper in ("a4", "letter"):
+        out = tmp_path / f"mat-{paper}.pdf"
+        p = subprocess.run(companion_cmd + ["mat", "--out", str(out), "--paper", paper], capture_output=True, text=True)
+        assert p.returncode == 0 and out.read_bytes().startswith(b"%PDF")
+    png = tmp_path / "mat.png"
+    assert subprocess.run(companion_cmd + ["mat", "--out", str(png)]).returncode == 0
+    img = cv2.imread(str(png))
+    assert img is not None and mat.MatDetector().detect(img).markers_seen == 4
+    p = subprocess.run(companion_cmd + ["mat", "--out", str(tmp_path / "mat.gif")], capture_output=True, text=True)
+    assert p.returncode == 1 and ".pdf or .png" in p.stderr and "Traceback" not in p.stderr
+
+
+class FakePicamera2:
+    """Gives frames the way Picamera2 does for format RGB888: blue, green, red in memory."""
+
+    def __init__(self):
+        self.config = None
+
+    def create_video_configuration(self, main):
+        return {"main": main}
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        pass
+
+    def capture_array(self, name):
+        frame = np.zeros((4, 4, 3), np.uint8)
+        frame[..., 0] = 200  # blue in memory
+        return frame
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_picamera2_gives_bgr_frames_in_opencv_order():
+    fake = FakePicamera2()
+    src = Picamera2Source(factory=lambda: fake)
+    frame = src.read()
+    assert fake.config["main"]["format"] == "RGB888"
+    # OpenCV reads index 0 as blue: a pure blue scene must stay blue
+    assert cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)[0, 0, 0] == 120
+    src.close()
+
+
+def test_picamera2_missing_is_a_clear_error():
+    def broken():
+        raise RuntimeError("Camera __init__ sequence did not complete.")
+    with pytest.raises(CameraError, match="ribbon cable"):
+        Picamera2Source(factory=broken)
+
+
+class FakeCapture:
+    def __init__(self, frames, opened=True):
+        self.frames, self.opened = list(frames), opened
+
+    def isOpened(self):
+        return self.opened
+
+    def set(self, *a):
+        return True
+
+    def read(self):
+        return (True, self.frames.pop(0)) if self.frames else (False, None)
+
+    def release(self):
+        self.opened = False
+
+
+def test_opencv_source_reads_then_reports_unplugging():
+    frames = [np.full((2, 2, 3), i, np.uint8) for i in range(2)]
+    src = OpenCVSource(0, capture=lambda t: FakeCapture(frames))
+    assert src.read()[0, 0, 0] == 0 and src.read()[0, 0, 0] == 1
+    with pytest.raises(CameraError, match="gave no frame"):
+        src.read()
+    with pytest.raises(CameraError, match="cannot open camera"):
+        OpenCVSource(1, capture=lambda t: FakeCapture([], opened=False))
+
+
+def test_folder_source_and_specs(tmp_path):
+    for i in range(3):
+        cv2.imwrite(str(tmp_path / f"f{i}.png"), np.full((4, 4, 3), i * 50, np.uint8))
+    src = FolderSource(str(tmp_path))
+    assert [int(src.read()[0, 0, 0]) for _ in range(3)] == [0, 50, 100]
+    with pytest.raises(CameraError, match="no more images"):
+        src.read()
+    assert FolderSource(str(tmp_path), loop=True).files
+    with pytest.raises(CameraError, match="unknown camera source"):
+        open_source("gopro")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(CameraError, match="holds no images"):
+        FolderSource(str(empty))

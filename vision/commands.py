@@ -1,0 +1,127 @@
+"""The vision subcommands of ``companion``: recognize, teach and mat."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import CardError, parse_card
+
+from . import finder
+from .camera import IMAGE_EXT
+from .classifier import ModelMissing, Profile
+
+TEACH_NAME = re.compile(r"^([a-zA-Z][1-5])(?:_.*)?$")
+
+
+def register(sub: Any) -> None:
+    r = sub.add_parser("recognize", help="find and recognise the cards on the mat in photos")
+    r.add_argument("images", nargs="+", metavar="IMAGE")
+    r.add_argument("--profile", help="a deck profile made by 'companion teach'")
+    r.add_argument("--json", action="store_true", help="one JSON object per image")
+    r.set_defaults(func=cmd_recognize)
+    t = sub.add_parser("teach", help="learn your own deck from photos named like r3.jpg or r3_2.png")
+    t.add_argument("folder", metavar="DIR")
+    t.add_argument("--profile", required=True, metavar="OUT", help="where to write the profile")
+    t.set_defaults(func=cmd_teach)
+    m = sub.add_parser("mat", help="write the printable play mat (PDF or PNG)")
+    m.add_argument("--out", required=True, help="file to write: .pdf or .png")
+    m.add_argument("--paper", default="a4", choices=("a4", "letter"))
+    m.set_defaults(func=cmd_mat)
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"companion {command}: {message}", file=sys.stderr)
+    return 1
+
+
+def cmd_recognize(args: argparse.Namespace) -> int:
+    from .recognize import Recognizer
+    try:
+        recognizer = Recognizer.with_profile(args.profile)
+    except (ModelMissing, ValueError) as e:
+        return _fail("recognize", str(e))
+    code = 0
+    for path in args.images:
+        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        if frame is None:
+            code = _fail("recognize", f"cannot read image {path}")
+            continue
+        result = recognizer.analyse(frame)
+        out = {"image": path, "mat": result.mat, "cards": [c.as_dict() for c in result.cards]}
+        if args.json:
+            print(json.dumps(out))
+        elif not result.mat:
+            print(f"{path}: no play mat found (are all four corner markers in view?)")
+        else:
+            seen = ", ".join(f"{c['zone']}: {c['card'] or 'unsure (' + '/'.join(c['candidates']) + ')'} "
+                             f"{c['confidence']:.0%}" for c in out["cards"]) or "no cards"
+            print(f"{path}: {seen}")
+    return code
+
+
+def card_crop(image: np.ndarray) -> np.ndarray:
+    """The card in a teaching photo: from a zone if the mat is in view, else the biggest card-like
+    shape against the background, else the whole photo."""
+    from .mat import MatDetector
+    from .recognize import look_at_mat
+    pose, views = look_at_mat(MatDetector(), image)
+    found = [v for v in views.values() if v.crop is not None] if pose is not None else []
+    if found:
+        return found[0].crop
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = cv2.dilate(cv2.Canny(grey, 40, 120), np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if contours:
+        biggest = max(contours, key=cv2.contourArea)
+        if cv2.contourArea(biggest) > 0.2 * grey.size:
+            box = finder._portrait(cv2.boxPoints(cv2.minAreaRect(biggest)))
+            return finder.upright_crop(image, box)
+    h, w = image.shape[:2]
+    if w > h:
+        image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+    return cv2.resize(image, finder.CROP, interpolation=cv2.INTER_AREA)
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    if not os.path.isdir(args.folder):
+        return _fail("teach", f"{args.folder} is not a folder")
+    photos = sorted(f for f in os.listdir(args.folder) if f.lower().endswith(IMAGE_EXT))
+    crops: dict[str, list[np.ndarray]] = {}
+    skipped = []
+    for n, name in enumerate(photos, 1):
+        m = TEACH_NAME.match(os.path.splitext(name)[0])
+        try:
+            label = str(parse_card(m.group(1))) if m else None
+        except CardError:
+            label = None
+        image = cv2.imread(os.path.join(args.folder, name), cv2.IMREAD_COLOR)
+        if label is None or image is None:
+            skipped.append(name)
+            continue
+        crops.setdefault(label, []).append(card_crop(image))
+        print(f"\r[{'#' * (30 * n // len(photos)):<30}] {n}/{len(photos)} {name:<20}", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    if skipped:
+        print(f"skipped (name them like r3.jpg or r3_2.png): {', '.join(skipped)}", file=sys.stderr)
+    if not crops:
+        return _fail("teach", f"no usable photos in {args.folder}: name each photo after its card, like r3.jpg")
+    Profile.from_crops(crops).save(args.profile)
+    print(f"taught {len(crops)} card kinds from {sum(map(len, crops.values()))} photos → {args.profile}")
+    return 0
+
+
+def cmd_mat(args: argparse.Namespace) -> int:
+    from .mat import write_mat
+    try:
+        path = write_mat(args.out, args.paper)
+    except (ValueError, OSError) as e:
+        return _fail("mat", str(e))
+    print(f"wrote {path} ({args.paper.upper()}): print it at 100% scale, without 'fit to page'")
+    return 0

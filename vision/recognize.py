@@ -1,0 +1,67 @@
+"""One frame in, the cards on the mat out: mat → white balance → zones → top cards → classes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import finder, mat
+from .classifier import Classifier, Profile
+
+ZONE_NAMES = tuple(mat.ZONES)
+
+
+@dataclass
+class CardSeen:
+    zone: str
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+    corners: np.ndarray               # in the frame, TL TR BR BL of the upright card
+
+    def as_dict(self) -> dict:
+        return {"card": self.card, "zone": self.zone, "confidence": round(self.confidence, 4),
+                "candidates": list(self.candidates),
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+@dataclass
+class FrameResult:
+    mat: bool
+    cards: list[CardSeen] = field(default_factory=list)
+    views: dict[str, finder.ZoneView] = field(default_factory=dict)
+
+
+def look_at_mat(detector: mat.MatDetector, frame: np.ndarray) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    pose = detector.detect(frame)
+    if pose is None:
+        return None, {}
+    gains = finder.white_gains(frame, pose)
+    return pose, {z: finder.look_at_zone(frame, pose, z, gains) for z in ZONE_NAMES}
+
+
+@dataclass
+class Recognizer:
+    """Holds the mat detector and the classifier (loaded once; about 1 MB)."""
+
+    classifier: Classifier = field(default_factory=Classifier)
+    detector: mat.MatDetector = field(default_factory=mat.MatDetector)
+
+    @staticmethod
+    def with_profile(path: str | None) -> Recognizer:
+        return Recognizer(Classifier(profile=Profile.load(path) if path else None))
+
+    def look(self, frame: np.ndarray) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+        """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""
+        return look_at_mat(self.detector, frame)
+
+    def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
+        found = [v for v in views.values() if v.crop is not None]
+        guesses = self.classifier.classify([v.crop for v in found])
+        return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners) for v, g in zip(found, guesses)]
+
+    def analyse(self, frame: np.ndarray) -> FrameResult:
+        pose, views = self.look(frame)
+        if pose is None:
+            return FrameResult(False)
+        return FrameResult(True, self.classify(views), views)

@@ -1,0 +1,335 @@
+"""The renderer: Hanabi cards in many designs, laid on the play mat and seen by a simulated camera.
+
+It feeds training (``vision/train.py``), the tests, the benchmarks and the demo. A *design* is a
+family of card faces (light or dark face, white/black/no border, digit font, firework art); the
+held-out test set uses design seeds never seen in training. A *scene* is what lies on the mat;
+``render_frame`` shows it through a camera at an angle, under warm, cold or uneven light, with
+glare, blur, sensor noise and JPEG artefacts.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import mat
+
+CARD_PX = (176, 272)  # canonical face image (w, h): 4 px per mm of a 44 x 68 mm card
+SUIT_BGR = {"r": (45, 45, 215), "y": (40, 205, 235), "g": (60, 165, 45), "b": (210, 120, 35),
+            "w": (235, 235, 235), "m": (0, 0, 0), "k": (25, 25, 25)}
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
+         cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_COMPLEX_SMALL)
+RAINBOW = np.array([(40, 40, 220), (30, 140, 240), (40, 210, 235), (60, 170, 50), (210, 130, 40),
+                    (160, 50, 120)], np.float32)
+
+
+@dataclass(frozen=True)
+class CardDesign:
+    """One edition's look. Made from a seed so train and test designs never overlap."""
+
+    face: tuple[int, int, int]
+    dark: bool
+    border: str          # white, black, none
+    border_mm: float
+    font: int
+    thickness: int
+    art: str             # burst, rings, dots, none
+    tint: float          # how far suit colours drift from the standard ones
+
+    @staticmethod
+    def from_seed(seed: int) -> CardDesign:
+        rng = np.random.default_rng(seed)
+        dark = bool(rng.random() < 0.6)
+        face = tuple(int(v) for v in (rng.integers(10, 60, 3) if dark else rng.integers(205, 250, 3)))
+        border = str(rng.choice(["white", "black", "none"], p=[0.45, 0.35, 0.2]))
+        return CardDesign(face=face, dark=dark, border=border, border_mm=float(rng.uniform(1.5, 4.0)),
+                          font=int(rng.choice(FONTS)), thickness=int(rng.integers(0, 3)),
+                          art=str(rng.choice(["burst", "rings", "dots", "none"])),
+                          tint=float(rng.uniform(0, 25)))
+
+
+def _suit_colour(design: CardDesign, suit: str, rng: np.random.Generator) -> tuple[int, int, int]:
+    if suit == "w":
+        return (238, 238, 238) if design.dark else (150, 150, 150)
+    if suit == "k":
+        return (120, 120, 120) if design.dark else (20, 20, 20)
+    base = np.array(SUIT_BGR[suit], np.float32) + rng.normal(0, design.tint, 3)
+    return tuple(int(v) for v in np.clip(base, 0, 255))
+
+
+def _rainbow_fill(img: np.ndarray, mask: np.ndarray) -> None:
+    h, w = mask.shape
+    xs = np.linspace(0, len(RAINBOW) - 1, w)
+    grad = np.stack([np.interp(xs, np.arange(len(RAINBOW)), RAINBOW[:, c]) for c in range(3)], -1)
+    img[mask > 0] = np.broadcast_to(grad[None], (h, w, 3))[mask > 0].astype(np.uint8)
+
+
+def render_card(card: str, design: CardDesign, seed: int = 0) -> np.ndarray:
+    """The face of ``card`` (like "r3") as a BGR image of CARD_PX, portrait."""
+    rng = np.random.default_rng(seed)
+    suit, value = card[0], int(card[1])
+    w, h = CARD_PX
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = design.face if suit != "k" else (18, 18, 18)
+    if suit == "k":  # black powder: a soot hatch that no other suit has
+        for x in range(-h, w, 14):
+            cv2.line(img, (x, 0), (x + h, h), (55, 55, 55), 3)
+    colour = _suit_colour(design, suit, rng)
+    ink = np.zeros((h, w), np.uint8)  # where the suit colour goes
+    cx, cy = w // 2, h // 2
+    if design.art == "burst":
+        for k in range(12 + value * 2):
+            a = 2 * math.pi * k / (12 + value * 2) + rng.uniform(-0.1, 0.1)
+            r0, r1 = 25, int(rng.uniform(60, 85))
+            cv2.line(ink, (int(cx + r0 * math.cos(a)), int(cy + r0 * math.sin(a))),
+                     (int(cx + r1 * math.cos(a)), int(cy + r1 * math.sin(a))), 110, 2)
+    elif design.art == "rings":
+        for r in range(30, 88, 14):
+            cv2.circle(ink, (cx, cy), r, 110, 2)
+    elif design.art == "dots":
+        for _ in range(40):
+            p = (int(rng.uniform(15, w - 15)), int(rng.uniform(40, h - 40)))
+            cv2.circle(ink, p, int(rng.integers(2, 5)), 110, -1)
+    text = str(value)
+    scale = 4.2 if design.font != cv2.FONT_HERSHEY_PLAIN else 7.5
+    thick = 6 + design.thickness * 3
+    (tw, th), _ = cv2.getTextSize(text, design.font, scale, thick)
+    cv2.putText(ink, text, (cx - tw // 2, cy + th // 2), design.font, scale, 255, thick, cv2.LINE_AA)
+    small = 1.3 if design.font != cv2.FONT_HERSHEY_PLAIN else 2.4
+    (sw, sh), _ = cv2.getTextSize(text, design.font, small, 3)
+    corner = np.zeros((sh + 14, sw + 14), np.uint8)
+    cv2.putText(corner, text, (7, sh + 7), design.font, small, 255, 3, cv2.LINE_AA)
+    bm = int(design.border_mm * 4) + 6
+    ink[bm:bm + corner.shape[0], bm:bm + corner.shape[1]] = np.maximum(
+        ink[bm:bm + corner.shape[0], bm:bm + corner.shape[1]], corner)
+    rot = corner[::-1, ::-1]
+    ink[h - bm - rot.shape[0]:h - bm, w - bm - rot.shape[1]:w - bm] = np.maximum(
+        ink[h - bm - rot.shape[0]:h - bm, w - bm - rot.shape[1]:w - bm], rot)
+    layer = img.copy()
+    if suit == "m":
+        _rainbow_fill(layer, np.full((h, w), 255, np.uint8))
+    else:
+        layer[:] = colour
+    alpha = (ink.astype(np.float32) / 255.0)[..., None]
+    img = (img * (1 - alpha) + layer * alpha).astype(np.uint8)
+    if suit in "wk":  # outline so white-on-light and black-on-dark stay readable
+        edge = cv2.morphologyEx((ink > 128).astype(np.uint8), cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        img[edge > 0] = (15, 15, 15) if suit == "w" and not design.dark else (235, 235, 235)
+    if design.border != "none":
+        b = int(design.border_mm * 4)
+        col = (245, 245, 245) if design.border == "white" else (12, 12, 12)
+        cv2.rectangle(img, (0, 0), (w - 1, h - 1), col, b * 2)
+    return img
+
+
+@dataclass
+class Placed:
+    """A card lying on the mat: centre (mm, mat plane), angle (degrees), face-up image."""
+
+    card: str
+    zone: str | None
+    centre: tuple[float, float]
+    angle: float
+    face: np.ndarray = field(repr=False)
+
+    def corners_mm(self) -> np.ndarray:
+        w, h = mat.CARD_MM
+        a = math.radians(self.angle)
+        rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+        local = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+        return (local @ rot.T + np.array(self.centre)).astype(np.float32)
+
+
+@dataclass
+class Scene:
+    """Cards on the mat (bottom first), plus an optional hand over a zone."""
+
+    cards: list[Placed] = field(default_factory=list)
+    hand_zone: str | None = None
+    hand_seed: int = 0
+
+    def top(self, zone: str) -> Placed | None:
+        on = [p for p in self.cards if p.zone == zone]
+        return on[-1] if on else None
+
+
+def lay(card: str, zone: str, design: CardDesign, rng: np.random.Generator, pile: int = 0) -> Placed:
+    """A card laid in a zone the way people do: near the middle, a little askew, either way up."""
+    x0, y0, x1, y1 = mat.ZONES[zone]
+    spread = 7.0 if pile == 0 else 4.0
+    centre = ((x0 + x1) / 2 + rng.uniform(-spread, spread), (y0 + y1) / 2 + rng.uniform(-spread * 1.5, spread * 1.5))
+    angle = float(rng.uniform(-14, 14) + (180 if rng.random() < 0.5 else 0))
+    return Placed(card, zone, centre, angle, render_card(card, design, int(rng.integers(1 << 30))))
+
+
+PX_PER_MM = 3.0
+_MAT_CACHE: dict[float, np.ndarray] = {}
+
+
+def mat_plane(scene: Scene, rng: np.random.Generator, ppm: float = PX_PER_MM) -> np.ndarray:
+    """The mat seen from straight above with the cards (and hand) on it, at ``ppm`` px per mm."""
+    if ppm not in _MAT_CACHE:
+        _MAT_CACHE[ppm] = mat.render_mat(ppm)
+    img = _MAT_CACHE[ppm].copy()
+    for p in scene.cards:
+        if p.zone is None:
+            continue  # off the mat: drawn onto the table by render_frame
+        _paste(img, p.face, p.corners_mm() * ppm, shadow=True)
+    if scene.hand_zone is not None:
+        _draw_hand(img, scene.hand_zone, np.random.default_rng(scene.hand_seed), ppm)
+    return img
+
+
+def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray, shadow: bool = False) -> None:
+    """Draw ``face`` into ``img`` with its corners at ``corners`` (px), working only where it lands."""
+    pad = 8
+    x0, y0 = np.floor(corners.min(0)).astype(int) - pad
+    x1, y1 = np.ceil(corners.max(0)).astype(int) + pad
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, img.shape[1]), min(y1, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(src, (corners - [x0, y0]).astype(np.float32))
+    size = (x1 - x0, y1 - y0)
+    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, size)
+    roi = img[y0:y1, x0:x1]
+    if shadow:
+        soft = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32)[..., None] / 255
+        roi[:] = (roi * (1 - 0.25 * soft)).astype(np.uint8)
+    roi[mask > 127] = warped[mask > 127]
+
+
+def _draw_hand(img: np.ndarray, zone: str, rng: np.random.Generator, ppm: float) -> None:
+    x0, y0, x1, y1 = mat.ZONES[zone]
+    cx, cy = (x0 + x1) / 2 + rng.uniform(-15, 15), (y0 + y1) / 2 + rng.uniform(-20, 20)
+    skin = tuple(int(v) for v in rng.uniform([90, 120, 170], [140, 170, 230]))
+    cv2.ellipse(img, (int(cx * ppm), int(cy * ppm)), (int(45 * ppm), int(55 * ppm)), float(rng.uniform(0, 180)),
+                0, 360, skin, -1)
+    cv2.line(img, (int(cx * ppm), int(cy * ppm)), (int(cx * ppm), img.shape[0] + 200), skin, int(60 * ppm))
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Where the camera looks from: tilt off vertical, turn about the mat, distance, frame size."""
+
+    tilt: float = 0.0        # degrees off vertical
+    tilt_dir: float = 0.0    # which side the camera leans to (degrees)
+    roll: float = 0.0        # rotation of the mat in the picture (degrees)
+    fill: float = 0.8        # how much of the frame width the mat spans
+    size: tuple[int, int] = (1280, 720)
+    shift: tuple[float, float] = (0.0, 0.0)
+
+    @staticmethod
+    def random(rng: np.random.Generator, max_tilt: float = 40.0, size: tuple[int, int] = (1280, 720)) -> Camera:
+        return Camera(tilt=float(rng.uniform(0, max_tilt)), tilt_dir=float(rng.uniform(0, 360)),
+                      roll=float(rng.uniform(-180, 180)), fill=float(rng.uniform(0.55, 0.8)), size=size,
+                      shift=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.06, 0.06))))
+
+    def homography(self) -> np.ndarray:
+        """Mat millimetres → frame pixels, from a pinhole camera above the mat."""
+        w, h = mat.MAT_W_MM, mat.MAT_H_MM
+        pts = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - [w / 2, h / 2]
+        t, d, r = map(math.radians, (self.tilt, self.tilt_dir, self.roll))
+        rz = np.array([[math.cos(r), -math.sin(r), 0], [math.sin(r), math.cos(r), 0], [0, 0, 1]])
+        axis = np.array([math.cos(d), math.sin(d), 0.0])
+        k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+        rt = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * k @ k
+        p3 = np.c_[pts, np.zeros(4)] @ rz.T @ rt.T
+        dist = 600.0
+        proj = p3[:, :2] / (dist + p3[:, 2:3]) * dist
+        span = proj.max(0) - proj.min(0)
+        scale = self.fill * self.size[0] / max(span[0], span[1] * self.size[0] / self.size[1])
+        centre = np.array(self.size) / 2 + np.array(self.shift) * self.size
+        dst = (proj - proj.mean(0)) * scale + centre
+        src = (pts + [w / 2, h / 2]).astype(np.float32)
+        return cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+
+
+@dataclass(frozen=True)
+class Light:
+    """Colour of the light (warm or cold), an uneven falloff, glare, blur, noise and JPEG quality."""
+
+    gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    falloff: float = 0.0
+    glare: float = 0.0
+    blur: float = 0.0
+    noise: float = 2.0
+    jpeg: int = 90
+    seed: int = 0
+
+    @staticmethod
+    def random(rng: np.random.Generator) -> Light:
+        warmth = rng.uniform(-1, 1)
+        gains = (1.0 - 0.22 * warmth, 1.0, 1.0 + 0.22 * warmth)
+        level = rng.uniform(0.7, 1.15)
+        return Light(gains=tuple(float(g * level) for g in gains), falloff=float(rng.uniform(0, 0.45)),
+                     glare=float(rng.uniform(0, 0.6) if rng.random() < 0.4 else 0), blur=float(rng.uniform(0, 1.4)),
+                     noise=float(rng.uniform(1, 7)), jpeg=int(rng.integers(45, 95)), seed=int(rng.integers(1 << 30)))
+
+    def apply(self, img: np.ndarray) -> np.ndarray:
+        rng = np.random.default_rng(self.seed)
+        h, w = img.shape[:2]
+        f = img.astype(np.float32) * np.array(self.gains, np.float32)
+        if self.falloff:
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(w, h)
+            f *= (1 - self.falloff * d)[..., None]
+        if self.glare:
+            gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            f += (255 * self.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.06 * w) ** 2)))[..., None]
+        if self.blur > 0.3:
+            f = cv2.GaussianBlur(f, (0, 0), self.blur)
+        f += rng.normal(0, self.noise, f.shape).astype(np.float32)
+        out = np.clip(f, 0, 255).astype(np.uint8)
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    w, h = size
+    base = rng.uniform([40, 70, 100], [90, 130, 170])
+    small = rng.normal(0, 12, (max(2, h // 40), max(2, w // 8), 1)).astype(np.float32)
+    grain = cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)[..., None]
+    return np.clip(base + grain, 0, 255).astype(np.uint8)
+
+
+def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: int = 0) -> np.ndarray:
+    """What the camera sees: the mat plane warped into the frame over a table, then the light."""
+    rng = np.random.default_rng(background_seed)
+    plane = mat_plane(scene, rng)
+    scale = np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
+    hmg = camera.homography() @ scale
+    frame = _table_background(camera.size, rng)
+    for p in scene.cards:
+        if p.zone is None:  # a card lying on the table beside the mat
+            corners = cv2.perspectiveTransform(p.corners_mm().reshape(-1, 1, 2), camera.homography())
+            _paste(frame, p.face, corners.reshape(4, 2))
+    warped = cv2.warpPerspective(plane, hmg, camera.size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), hmg, camera.size)
+    frame[mask > 127] = warped[mask > 127]
+    return light.apply(frame)
+
+
+def random_scene(rng: np.random.Generator, design: CardDesign, cards: list[str] | None = None,
+                 pile_max: int = 3, others: bool = True) -> Scene:
+    """Piles in both zones (each may be empty), sometimes a stray card beside the mat zones."""
+    from .labels import LABELS
+    scene = Scene()
+    for zone in ("play", "discard"):
+        n = int(rng.integers(0 if cards is None else 1, pile_max + 1))
+        for i in range(n):
+            card = cards.pop() if cards else str(rng.choice(LABELS))
+            scene.cards.append(lay(card, zone, design, rng, pile=i))
+    if others and rng.random() < 0.5:  # a card lying on the table beside the mat
+        x = float(rng.choice([-32.0, mat.MAT_W_MM + 32.0]))
+        card = str(rng.choice(LABELS))
+        scene.cards.insert(0, Placed(card, None, (x, float(rng.uniform(40, 150))), float(rng.uniform(0, 360)),
+                                     render_card(card, design, int(rng.integers(1 << 30)))))
+    return scene

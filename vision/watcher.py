@@ -1,0 +1,103 @@
+"""From a stream of frames to "a card was laid in this zone" — once per card.
+
+A zone is judged only when it has been still for ``settle`` seconds with nothing over it, so a
+hand passing, a shadow or a card being straightened never makes a second event: the top card must
+change identity, or a new card must visibly add to the pile, for another ``CardPlaced``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .finder import PPM, ZoneView
+from .recognize import CardSeen, Recognizer
+
+STILL = 6.0        # mean grey-level change between frames below which a zone is still
+CHANGED = 9.0      # change from the last judged picture above which the zone is judged again
+GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
+MOVED_MM = 14.0    # ...or whose top card moved this far
+
+
+@dataclass(frozen=True)
+class CardPlaced:
+    zone: str
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZoneCleared:
+    zone: str
+
+
+@dataclass
+class _Zone:
+    thumb: np.ndarray | None = None        # last frame's picture of the zone
+    thumb_at: float = 0.0                  # and when it was taken
+    still_since: float | None = None
+    judged: np.ndarray | None = None       # picture when last judged
+    top: CardSeen | None = None            # the card on top when last judged
+    area: float = 0.0
+    centre: np.ndarray | None = None
+
+
+def _thumb(view: ZoneView) -> np.ndarray:
+    grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(grey, (grey.shape[1] // 8, grey.shape[0] // 8), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+@dataclass
+class Watcher:
+    recognizer: Recognizer
+    settle: float = 0.2
+    zones: dict[str, _Zone] = field(default_factory=dict)
+
+    def feed(self, frame: np.ndarray, now: float) -> list[CardPlaced | ZoneCleared]:
+        pose, views = self.recognizer.look(frame)
+        if pose is None:
+            return []  # the mat is covered or out of view: wait
+        events: list[CardPlaced | ZoneCleared] = []
+        to_judge = []
+        for name, view in views.items():
+            z = self.zones.setdefault(name, _Zone())
+            thumb = _thumb(view)
+            moving = z.thumb is None or float(np.abs(thumb - z.thumb).mean()) > STILL
+            prev_time = z.thumb_at
+            z.thumb, z.thumb_at = thumb, now
+            if moving or view.occluded:
+                z.still_since = None
+                continue
+            if z.still_since is None:
+                z.still_since = prev_time  # it was already still in the previous frame
+            if now - z.still_since + 1e-6 < self.settle:
+                continue
+            if z.judged is not None and float(np.abs(thumb - z.judged).mean()) < CHANGED:
+                continue
+            to_judge.append((name, view, z, thumb))
+        if to_judge:
+            seen = {c.zone: c for c in self.recognizer.classify({n: v for n, v, _, _ in to_judge})}
+            for name, view, z, thumb in to_judge:
+                events.extend(self._judge(name, view, z, thumb, seen.get(name)))
+        return events
+
+    def _judge(self, name: str, view: ZoneView, z: _Zone, thumb: np.ndarray,
+               card: CardSeen | None) -> list[CardPlaced | ZoneCleared]:
+        z.judged = thumb
+        if card is None:
+            had = z.top is not None
+            z.top, z.area, z.centre = None, 0.0, None
+            return [ZoneCleared(name)] if had else []
+        centre = view.rect_px.mean(axis=0) / PPM if view.rect_px is not None else None
+        new = (z.top is None or card.card != z.top.card or view.area - z.area > GROWTH
+               or (centre is not None and z.centre is not None and np.linalg.norm(centre - z.centre) > MOVED_MM))
+        z.top, z.area, z.centre = card, view.area, centre
+        if not new:
+            return []  # the same card, straightened or re-lit
+        return [CardPlaced(name, card.card, card.confidence, card.candidates)]
+
+
+def make_watcher(profile: str | None = None) -> Watcher:
+    return Watcher(Recognizer.with_profile(profile))
