@@ -266,10 +266,13 @@ class Table:
     def _check_action(self, raw: Any) -> dict[str, Any]:
         self._require_game()
         try:
-            parse_action(raw)
+            action = parse_action(raw)
         except LogError as e:
             raise CommandError(str(e)) from None
-        return dict(raw)
+        out = dict(raw)
+        if action.card is not None:
+            out["card"] = str(action.card)  # " R1 " is stored as "r1"
+        return out
 
     def _judge(self, state: State, action: dict[str, Any]) -> State:
         if self.ended:

@@ -176,3 +176,10 @@ def test_a_broken_listener_does_not_break_the_game(table):
 
 def test_sqlite_is_used_from_the_standard_library():
     assert Store.__module__ == "companion.store" and sqlite3.sqlite_version
+
+
+def test_cards_are_stored_in_canonical_notation(table):
+    table.act({"type": "play", "card": " R1 "})
+    table.propose({"type": "play", "card": "Y1"}, 0.5, ["y1"])
+    table.confirm(" G1")
+    assert [a["card"] for a in table.actions] == ["r1", "g1"]
