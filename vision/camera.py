@@ -109,29 +109,37 @@ class FolderSource:
 
 @dataclass
 class SimulatedSource:
-    """Frames rendered from ``scene()`` (a synth.Scene) through a fixed simulated camera and light;
-    a fresh sensor-noise seed per frame, like a real sensor."""
+    """Frames rendered from ``scene()`` (a synth.Scene) through a fixed simulated camera and light.
+    A scene is rendered once when it changes; each frame then gets fresh sensor noise."""
 
     scene: Callable[[], Any]
     seed: int = 0
+    noise: float = 3.0
+    _cache: tuple[Any, np.ndarray] | None = field(default=None, init=False)
     _frame_no: int = field(default=0, init=False)
 
     def __post_init__(self) -> None:
-        from . import synth
-        rng = np.random.default_rng(self.seed)
-        self.camera = synth.Camera.random(rng, max_tilt=30)
-        self.light = synth.Light.random(rng)
-
-    def read(self) -> np.ndarray:
         from dataclasses import replace
 
         from . import synth
+        rng = np.random.default_rng(self.seed)
+        # a box set up as the README says: the mat fills the picture, no lamp reflected in it
+        self.camera = replace(synth.Camera.random(rng, max_tilt=30), fill=0.9, shift=(0.0, 0.0))
+        self.light = replace(synth.Light.random(rng), noise=0.0, glare=0.0)
+        self._grain = [rng.normal(0, self.noise, (self.camera.size[1], self.camera.size[0], 3)).astype(np.int16)
+                       for _ in range(4)]
+
+    def read(self) -> np.ndarray:
+        from . import synth
+        scene = self.scene()
+        if self._cache is None or self._cache[0] is not scene:
+            self._cache = (scene, synth.render_frame(scene, self.camera, self.light, self.seed))
         self._frame_no += 1
-        light = replace(self.light, seed=self.seed * 100_003 + self._frame_no)
-        return synth.render_frame(self.scene(), self.camera, light, self.seed)
+        grain = self._grain[self._frame_no % len(self._grain)]
+        return np.clip(self._cache[1] + grain, 0, 255).astype(np.uint8)
 
     def close(self) -> None:
-        pass
+        self._cache = None
 
 
 def open_source(spec: str) -> Any:

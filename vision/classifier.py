@@ -2,7 +2,6 @@
 run time), optionally helped by a profile of the family's own deck made by ``companion teach``."""
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
@@ -44,19 +43,35 @@ class Classifier:
     path: str = MODEL_FILE
     profile: "Profile | None" = None
     _net: "cv2.dnn.Net" = field(init=False, repr=False)
+    _refs: dict[str, np.ndarray] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         if not os.path.exists(self.path):
             raise ModelMissing(f"the card classifier {self.path} is missing; reinstall the package "
                                "or train one with: python -m vision.train")
         self._net = cv2.dnn.readNetFromONNX(self.path)
+        if self.profile is not None:  # the deck's own cards, as the network sees them
+            self._refs = {label: self._run(crops)[1] for label, crops in self.profile.crops.items()}
+
+    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities and unit-length features for each crop."""
+        self._net.setInput(to_blob(crops))
+        logits, features = self._net.forward(["logits", "features"])
+        features = features.reshape(len(crops), -1)
+        features /= np.linalg.norm(features, axis=1, keepdims=True) + 1e-9
+        return softmax(logits.reshape(len(crops), len(LABELS))), features
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        self._net.setInput(to_blob(crops))
-        probs = softmax(self._net.forward().reshape(len(crops), len(LABELS)))
-        if self.profile is not None:
-            probs = self.profile.combine(crops, probs)
-        return probs
+        probs, features = self._run(crops)
+        if not self._refs:
+            return probs
+        # a card that looks like the family's own photo of a kind is most likely that kind
+        sims = np.zeros_like(probs)
+        for i, label in enumerate(LABELS):
+            refs = self._refs.get(label)
+            sims[:, i] = (features @ refs.T).max(axis=1) if refs is not None else np.nan
+        known = np.nan_to_num(sims, nan=np.nanmedian(sims))
+        return softmax(np.log(probs + 1e-6) + PROFILE_WEIGHT * known)
 
     def classify(self, crops: list[np.ndarray]) -> list[Guess]:
         if not crops:
@@ -72,39 +87,18 @@ def guess(p: np.ndarray) -> Guess:
 
 
 # -- profiles of a family's own deck ------------------------------------------------------------
-TEMPLATE = (24, 36)
-
-
-def _template(crop: np.ndarray) -> np.ndarray:
-    """A small, brightness-normalised colour image; both ways up are compared at match time."""
-    small = cv2.resize(crop, TEMPLATE, interpolation=cv2.INTER_AREA).astype(np.float32)
-    small -= small.mean()
-    return small / (np.linalg.norm(small) + 1e-6)
+PROFILE_WEIGHT = 12.0
 
 
 @dataclass
 class Profile:
-    """Templates of each card kind of one deck. Recognition mixes their match with the CNN."""
+    """Photos (as upright crops) of each card kind of one deck. Kept as pictures, not features,
+    so a profile stays valid when the classifier is retrained."""
 
-    templates: dict[str, list[np.ndarray]]
-    weight: float = 40.0
-
-    def combine(self, crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
-        out = np.log(probs + 1e-6)
-        for n, crop in enumerate(crops):
-            t = _template(crop)
-            flipped = t[::-1, ::-1]
-            for i, label in enumerate(LABELS):
-                refs = self.templates.get(label)
-                if refs:
-                    out[n, i] += self.weight * max(max(float((t * r).sum()), float((flipped * r).sum()))
-                                                   for r in refs)
-                else:
-                    out[n, i] -= self.weight  # this deck has no such card
-        return softmax(out)
+    crops: dict[str, list[np.ndarray]]
 
     def save(self, path: str) -> None:
-        arrays = {f"{label}__{k}": t for label, ts in self.templates.items() for k, t in enumerate(ts)}
+        arrays = {f"{label}__{k}": c for label, cs in self.crops.items() for k, c in enumerate(cs)}
         with open(path, "wb") as f:
             np.savez_compressed(f, **arrays)
 
@@ -112,14 +106,13 @@ class Profile:
     def load(path: str) -> Profile:
         try:
             data = np.load(path)
-        except (OSError, ValueError) as e:
+            crops: dict[str, list[np.ndarray]] = {}
+            for key in data.files:
+                label = key.split("__")[0]
+                if label not in LABELS:
+                    raise ValueError(f"unknown card {label!r}")
+                crops.setdefault(label, []).append(data[key])
+        except (OSError, ValueError, KeyError) as e:
             raise ValueError(f"cannot read the deck profile {path}: {e}; make one with "
                              "companion teach DIR --profile FILE") from None
-        templates: dict[str, list[np.ndarray]] = {}
-        for key in data.files:
-            templates.setdefault(key.split("__")[0], []).append(data[key])
-        return Profile(templates)
-
-    @staticmethod
-    def from_crops(crops: dict[str, list[np.ndarray]]) -> Profile:
-        return Profile({label: [_template(c) for c in cs] for label, cs in crops.items()})
+        return Profile(crops)

@@ -112,7 +112,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
         print(f"skipped (name them like r3.jpg or r3_2.png): {', '.join(skipped)}", file=sys.stderr)
     if not crops:
         return _fail("teach", f"no usable photos in {args.folder}: name each photo after its card, like r3.jpg")
-    Profile.from_crops(crops).save(args.profile)
+    Profile(crops).save(args.profile)
     print(f"taught {len(crops)} card kinds from {sum(map(len, crops.values()))} photos → {args.profile}")
     return 0
 

@@ -14,6 +14,7 @@ PPM = 3.0                     # zone images: pixels per millimetre
 MARGIN_MM = 14.0              # looked at around each zone: cards may hang over its edge
 CROP = (48, 72)               # classifier input (w, h), portrait
 CARD_AREA = mat.CARD_MM[0] * mat.CARD_MM[1] * PPM * PPM
+MAT_GREY_L = 140  # the mat's grey in Lab lightness once the white patches read white
 WHITE_TARGET = 235.0
 
 
@@ -54,19 +55,22 @@ def white_gains(frame: np.ndarray, pose: mat.MatPose) -> np.ndarray:
     return (WHITE_TARGET / mean).astype(np.float32)
 
 
-_PRINTED: dict[str, np.ndarray] = {}
+_EMPTY: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
 
-def printed(zone: str) -> np.ndarray:
-    """Where the printed mat itself is not plain grey around a zone (markers, patches, lines,
-    labels), widened a little for the homography's error: never mistaken for a card."""
-    if zone not in _PRINTED:
+def empty_zone(zone: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the printed mat looks like around a zone with nothing on it, in Lab: the lowest and
+    highest lightness within 3 px (the homography is never exact) and the colour."""
+    if zone not in _EMPTY:
         t, size = _zone_transform(zone)
         empty = cv2.warpPerspective(mat.render_mat(PPM), t @ np.diag([1 / PPM, 1 / PPM, 1.0]), size,
-                                    flags=cv2.INTER_NEAREST, borderValue=(mat.BACKGROUND_GREY,) * 3)
-        ink = (np.abs(empty.astype(np.int16) - mat.BACKGROUND_GREY).max(axis=2) > 20).astype(np.uint8)
-        _PRINTED[zone] = cv2.dilate(ink, np.ones((9, 9), np.uint8)) > 0
-    return _PRINTED[zone]
+                                    flags=cv2.INTER_AREA, borderValue=(mat.BACKGROUND_GREY,) * 3)
+        lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB)
+        grey_l = cv2.cvtColor(np.full((1, 1, 3), mat.BACKGROUND_GREY, np.uint8), cv2.COLOR_BGR2LAB)[0, 0, 0]
+        light = lab[..., 0].astype(np.float32) / float(grey_l)  # relative to the mat's grey
+        k = np.ones((7, 7), np.uint8)
+        _EMPTY[zone] = (cv2.erode(light, k), cv2.dilate(light, k), lab[..., 1:].astype(np.int16))
+    return _EMPTY[zone]
 
 
 def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray) -> ZoneView:
@@ -87,7 +91,7 @@ def zone_view_size(zone: str) -> tuple[int, int]:
 def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
     """The top card in a zone image (already seen from above and colour-balanced)."""
     size = (img.shape[1], img.shape[0])
-    mask = card_mask(img, printed(zone))
+    mask = card_mask(img, zone)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
     view = ZoneView(zone, img, mask, None, None, None, float(sum(areas) / CARD_AREA),
@@ -98,23 +102,25 @@ def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
     area, biggest = max(inside, key=lambda ac: ac[0])
     if not 0.55 * CARD_AREA <= area <= 2.6 * CARD_AREA:
         return view
-    rect = cv2.minAreaRect(biggest)
+    top = _top_card(biggest, mask.shape)
+    if not _card_shaped(top):
+        return view
+    rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
     view.rect_px = box
     view.crop = upright_crop(img, box)
     return view
 
 
-def card_mask(img: np.ndarray, ignore: np.ndarray) -> np.ndarray:
-    """Pixels that are not the neutral mat grey (card faces, borders, hands), leaving out what is
-    printed on the mat."""
+def card_mask(img: np.ndarray, zone: str) -> np.ndarray:
+    """Pixels that differ from the empty printed mat (card faces, borders, hands)."""
     lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.int16)
-    ring = np.concatenate([lab[:6].reshape(-1, 3), lab[-6:].reshape(-1, 3),
-                           lab[:, :6].reshape(-1, 3), lab[:, -6:].reshape(-1, 3)])
-    bg = np.median(ring, axis=0)
-    diff = np.abs(lab - bg)
-    dist = diff[..., 0] + 1.5 * (diff[..., 1] + diff[..., 2])
-    mask = ((dist > 38) & ~ignore).astype(np.uint8) * 255
+    low, high, ab = empty_zone(zone)
+    grey = _mat_grey(lab, low, high)
+    lightness = lab[..., 0].astype(np.float32)
+    d_l = np.maximum(low * grey - lightness, 0) + np.maximum(lightness - high * grey, 0)
+    dist = d_l + 1.5 * np.abs(lab[..., 1:] - ab).sum(axis=2)
+    mask = (dist > 38).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     # a card's inside can be as grey as the mat: fill the holes of each outline
@@ -123,6 +129,46 @@ def card_mask(img: np.ndarray, ignore: np.ndarray) -> np.ndarray:
     big = [c for c in contours if cv2.contourArea(c) > 0.05 * CARD_AREA]
     cv2.drawContours(filled, big, -1, 255, -1)
     return filled
+
+
+def _mat_grey(lab: np.ndarray, low: np.ndarray, high: np.ndarray) -> float:
+    """The lightness of the mat's plain grey here (light falls unevenly): the median of the
+    neutral, mid-grey pixels around the view's edge where nothing is printed. Hands are not
+    neutral; card faces are far darker or lighter."""
+    edge = np.zeros(lab.shape[:2], bool)
+    edge[:12], edge[-12:], edge[:, :12], edge[:, -12:] = True, True, True, True
+    plain = edge & (np.abs(low - 1) < 0.05) & (np.abs(high - 1) < 0.05)
+    px = lab[plain]
+    grey = px[(np.abs(px[:, 1] - 128) < 10) & (np.abs(px[:, 2] - 128) < 10) & (px[:, 0] > 80) & (px[:, 0] < 200)]
+    if len(grey) < 0.1 * max(len(px), 1):
+        return float(MAT_GREY_L)
+    return float(np.median(grey[:, 0]))
+
+
+def _card_shaped(contour: np.ndarray) -> bool:
+    """Fills its rectangle and has a card's proportions (not a glare spot or a stray shape)."""
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) == 0:
+        return False
+    fill = cv2.contourArea(contour) / (w * h)
+    ratio = max(w, h) / min(w, h)
+    return fill > 0.82 and 1.2 < ratio < 2.0
+
+
+SLIVER = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (27, 27))  # 9 mm
+
+
+def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """In a pile only the top card shows whole; the cards below peek out as slivers a few mm
+    wide. Opening the pile's outline with a 9 mm disc removes the slivers and keeps the top card."""
+    blob = np.zeros(shape[:2], np.uint8)
+    cv2.drawContours(blob, [contour], -1, 255, -1)
+    opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, SLIVER)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return contour
+    best = max(contours, key=cv2.contourArea)
+    return best if cv2.contourArea(best) >= 0.5 * CARD_AREA else contour
 
 
 def _occluding(contour: np.ndarray, area: float, size: tuple[int, int]) -> bool:

@@ -126,12 +126,29 @@ def train(samples: int, epochs: int, out: str, seed: int = 1) -> dict:
         acc = evaluate(model, xv, yv)
         print(f"epoch {epoch + 1}/{epochs}: loss {total / len(xt):.3f}, held-out accuracy {acc:.4f}", flush=True)
     model.eval()
-    dummy = torch.zeros(1, 3, finder.CROP[1], finder.CROP[0])
-    torch.onnx.export(model, dummy, out, dynamo=False, opset_version=17, input_names=["crop"],
-                      output_names=["logits"], dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}})
+    export(model, out)
     return {"samples": len(x), "epochs": epochs, "held_out_accuracy": round(acc, 4),
             "train_designs": [TRAIN_DESIGNS.start, TRAIN_DESIGNS.stop],
             "minutes": round((time.time() - t0) / 60, 1)}
+
+
+def export(model, out: str) -> None:  # type: ignore[no-untyped-def]
+    """ONNX with two outputs: the class logits and the features before them (for deck profiles)."""
+    import torch
+
+    class WithFeatures(torch.nn.Module):
+        def __init__(self, net):  # type: ignore[no-untyped-def]
+            super().__init__()
+            self.body, self.head = net[:-1], net[-1]
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            features = self.body(x)
+            return self.head(features), features
+
+    dummy = torch.zeros(1, 3, finder.CROP[1], finder.CROP[0])
+    torch.onnx.export(WithFeatures(model).eval(), dummy, out, dynamo=False, opset_version=17,
+                      input_names=["crop"], output_names=["logits", "features"],
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}})
 
 
 def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-untyped-def]

@@ -14,8 +14,9 @@ import numpy as np
 from .finder import PPM, ZoneView
 from .recognize import CardSeen, Recognizer
 
-STILL = 6.0        # mean grey-level change between frames below which a zone is still
-CHANGED = 9.0      # change from the last judged picture above which the zone is judged again
+STILL = 0.01       # share of a zone's picture that may change between frames while it is still
+CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again
+STEP = 22.0        # grey levels a pixel must change by to count (sensor noise and shade stay below)
 GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
 MOVED_MM = 14.0    # ...or whose top card moved this far
 
@@ -44,9 +45,14 @@ class _Zone:
     centre: np.ndarray | None = None
 
 
+def _changed(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the picture that changed: a new card changes a patch a lot, light changes all a little."""
+    return float((np.abs(a - b) > STEP).mean())
+
+
 def _thumb(view: ZoneView) -> np.ndarray:
     grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(grey, (grey.shape[1] // 8, grey.shape[0] // 8), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 @dataclass
@@ -64,7 +70,7 @@ class Watcher:
         for name, view in views.items():
             z = self.zones.setdefault(name, _Zone())
             thumb = _thumb(view)
-            moving = z.thumb is None or float(np.abs(thumb - z.thumb).mean()) > STILL
+            moving = z.thumb is None or _changed(thumb, z.thumb) > STILL
             prev_time = z.thumb_at
             z.thumb, z.thumb_at = thumb, now
             if moving or view.occluded:
@@ -74,7 +80,7 @@ class Watcher:
                 z.still_since = prev_time  # it was already still in the previous frame
             if now - z.still_since + 1e-6 < self.settle:
                 continue
-            if z.judged is not None and float(np.abs(thumb - z.judged).mean()) < CHANGED:
+            if z.judged is not None and _changed(thumb, z.judged) < CHANGED:
                 continue
             to_judge.append((name, view, z, thumb))
         if to_judge:
