@@ -133,6 +133,8 @@ class DemoDriver:
 
     def _lay_card(self, action: dict[str, Any]) -> None:
         zone, card = action["type"], action["card"]
+        if self.table.pending is not None:  # a doubt about something else: the players wave it away
+            self.table.undo()
         index = len(self.table.actions)
         self.scene.hand_over(zone)
         self._pause(0.4)
@@ -148,11 +150,13 @@ class DemoDriver:
             else:  # misread with confidence: a player corrects it on the page
                 self.table.correct(index, card)
                 self.stats.corrected += 1
-        elif self.table.pending is not None:
+        elif self.table.pending is not None and self.table.pending.action["type"] == zone:
             self._pause(0.8)  # the players read the prompt on the OLED
             self.table.confirm(card)
             self.stats.confirmed += 1
         else:
+            if self.table.pending is not None:
+                self.table.undo()
             self.table.act(action)  # the camera missed it: entered by hand
             self.stats.missed += 1
 

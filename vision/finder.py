@@ -103,7 +103,9 @@ def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
     if not 0.55 * CARD_AREA <= area <= 2.6 * CARD_AREA:
         return view
     top = _top_card(biggest, mask.shape)
-    if not _card_shaped(top):
+    if top is None:
+        top = _fit_card(biggest, img, mask)
+    if top is None:
         return view
     rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
@@ -113,16 +115,20 @@ def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
 
 
 def card_mask(img: np.ndarray, zone: str) -> np.ndarray:
-    """Pixels that differ from the empty printed mat (card faces, borders, hands)."""
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.int16)
-    low, high, ab = empty_zone(zone)
+    """Pixels that differ from the empty printed mat (card faces, borders, hands). Worked out at
+    half resolution (1.5 px per mm is plenty for outlines), returned at full resolution."""
+    small = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
+    low, high, ab = (m[:small.shape[0] * 2:2, :small.shape[1] * 2:2] for m in empty_zone(zone))
     grey = _mat_grey(lab, low, high)
     lightness = lab[..., 0].astype(np.float32)
     d_l = np.maximum(low * grey - lightness, 0) + np.maximum(lightness - high * grey, 0)
     dist = d_l + 1.5 * np.abs(lab[..., 1:] - ab).sum(axis=2)
     mask = (dist > 38).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    mask = cv2.resize(mask, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    mask = (mask > 127).astype(np.uint8) * 255
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -131,18 +137,32 @@ def card_mask(img: np.ndarray, zone: str) -> np.ndarray:
     return filled
 
 
-def _mat_grey(lab: np.ndarray, low: np.ndarray, high: np.ndarray) -> float:
-    """The lightness of the mat's plain grey here (light falls unevenly): the median of the
-    neutral, mid-grey pixels around the view's edge where nothing is printed. Hands are not
-    neutral; card faces are far darker or lighter."""
-    edge = np.zeros(lab.shape[:2], bool)
-    edge[:12], edge[-12:], edge[:, :12], edge[:, -12:] = True, True, True, True
-    plain = edge & (np.abs(low - 1) < 0.05) & (np.abs(high - 1) < 0.05)
-    px = lab[plain]
-    grey = px[(np.abs(px[:, 1] - 128) < 10) & (np.abs(px[:, 2] - 128) < 10) & (px[:, 0] > 80) & (px[:, 0] < 200)]
-    if len(grey) < 0.1 * max(len(px), 1):
-        return float(MAT_GREY_L)
-    return float(np.median(grey[:, 0]))
+def _mat_grey(lab: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The lightness the plain mat grey has at each pixel (light falls unevenly): a smooth
+    quadratic surface fitted to the neutral mid-grey pixels where nothing is printed, refitted
+    without the pixels that stray from it (card faces of a similar grey, shadows)."""
+    h, w = lab.shape[:2]
+    step = 3
+    sub = lab[::step, ::step]
+    ys, xs = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
+    plain = (np.abs(low[::step, ::step] - 1) < 0.05) & (np.abs(high[::step, ::step] - 1) < 0.05)
+    ok = plain & (np.abs(sub[..., 1] - 128) < 10) & (np.abs(sub[..., 2] - 128) < 10) \
+        & (sub[..., 0] > 70) & (sub[..., 0] < 215)
+    x, y, light = xs[ok] / sub.shape[1], ys[ok] / sub.shape[0], sub[..., 0][ok].astype(np.float64)
+    if len(light) < 60:
+        return np.full((h, w), MAT_GREY_L, np.float32)
+    design = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], 1)
+    keep = np.ones(len(light), bool)
+    for _ in range(3):
+        a, b = design[keep], light[keep]
+        coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(6), a.T @ b)
+        keep = np.abs(design @ coef - light) < 12
+        if keep.sum() < 30:
+            return np.full((h, w), float(np.median(light)), np.float32)
+    gy, gx = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
+    gx, gy = gx / sub.shape[1], gy / sub.shape[0]
+    small = coef[0] + coef[1] * gx + coef[2] * gy + coef[3] * gx * gx + coef[4] * gy * gy + coef[5] * gx * gy
+    return cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _card_shaped(contour: np.ndarray) -> bool:
@@ -152,23 +172,70 @@ def _card_shaped(contour: np.ndarray) -> bool:
         return False
     fill = cv2.contourArea(contour) / (w * h)
     ratio = max(w, h) / min(w, h)
-    return fill > 0.82 and 1.2 < ratio < 2.0
+    return fill > 0.8 and 1.2 < ratio < 2.0 and w * h < 1.5 * CARD_AREA
 
 
-SLIVER = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (27, 27))  # 9 mm
+SLIVERS = [cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)) for k in (1, 27, 45, 63)]  # 0-21 mm
 
 
-def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """In a pile only the top card shows whole; the cards below peek out as slivers a few mm
-    wide. Opening the pile's outline with a 9 mm disc removes the slivers and keeps the top card."""
+def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """In a pile only the top card shows whole; the cards below peek out as slivers. Opening the
+    pile's outline with ever wider discs removes the slivers until a card-shaped top is left."""
     blob = np.zeros(shape[:2], np.uint8)
     cv2.drawContours(blob, [contour], -1, 255, -1)
-    opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, SLIVER)
-    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not contours:
-        return contour
-    best = max(contours, key=cv2.contourArea)
-    return best if cv2.contourArea(best) >= 0.5 * CARD_AREA else contour
+    for disc in SLIVERS:
+        opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc) if disc.shape[0] > 1 else blob
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if not contours:
+            return None
+        best = max(contours, key=cv2.contourArea)
+        if cv2.contourArea(best) < 0.6 * CARD_AREA:
+            return None
+        if _card_shaped(best):
+            return best
+    return None
+
+
+CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
+
+
+def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """A pile whose lower card sticks out too far for opening: try a card-sized rectangle against
+    each straight stretch of the pile's outline and keep the one whose whole border lies on image
+    edges (the top card's border is seen all round; a lower card's is hidden under the top one)."""
+    edges = cv2.dilate(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 40, 120), np.ones((5, 5), np.uint8))
+    poly = cv2.approxPolyDP(contour, 4, True).reshape(-1, 2).astype(np.float32)
+    centre = poly.mean(axis=0)
+    best, best_score = None, 0.55
+    t = np.linspace(0, 1, 24, endpoint=False)
+    for i in range(len(poly)):
+        p, q = poly[i], poly[(i + 1) % len(poly)]
+        length = float(np.linalg.norm(q - p))
+        if length < 0.4 * CARD_PX[0]:
+            continue
+        u = (q - p) / length
+        n = np.array([-u[1], u[0]])
+        if np.dot(centre - p, n) < 0:
+            n = -n
+        for side, other in (CARD_PX, CARD_PX[::-1]):
+            for anchor in (p, q - u * side):
+                box = np.array([anchor, anchor + u * side, anchor + u * side + n * other, anchor + n * other])
+                border = np.concatenate([a + np.outer(t, b - a) for a, b in zip(box, np.roll(box, -1, 0))])
+                inner = box.mean(0) + 0.8 * (border - box.mean(0))
+                if not (_sample(mask, inner) > 0).mean() > 0.97:
+                    continue
+                score = float((_sample(edges, border) > 0).mean())
+                if score > best_score:
+                    best, best_score = box, score
+    return None if best is None else best.reshape(-1, 1, 2).astype(np.int32)
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    xy = np.round(pts).astype(int)
+    ok = (xy[:, 0] >= 0) & (xy[:, 1] >= 0) & (xy[:, 0] < img.shape[1]) & (xy[:, 1] < img.shape[0])
+    out = np.zeros(len(xy), img.dtype)
+    out[ok] = img[xy[ok, 1], xy[ok, 0]]
+    return out
 
 
 def _occluding(contour: np.ndarray, area: float, size: tuple[int, int]) -> bool:

@@ -26,6 +26,7 @@ class BoxProcess:
 
     def __init__(self, data: str, command: str = "run", extra: tuple[str, ...] = (), port: int | None = None):
         self.data, self.command, self.extra = data, command, extra
+        self.cwd: str | None = None  # run the code of another checkout (a fresh clone)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
         self.log = open(os.path.join(data, f"{command}.log"), "a")
@@ -35,7 +36,8 @@ class BoxProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", self.command, "--host", "127.0.0.1",
              "--port", str(self.port), "--pin", PIN, "--data", self.data, *self.extra],
-            stdout=self.log, stderr=self.log, start_new_session=True)
+            stdout=self.log, stderr=self.log, start_new_session=True, cwd=self.cwd,
+            env=None if self.cwd is None else {**os.environ, "PYTHONPATH": self.cwd})
         while time.monotonic() - t0 < timeout:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"companion exited with {self.proc.returncode}: see {self.log.name}")

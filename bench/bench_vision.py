@@ -1,0 +1,134 @@
+"""Card vision figures: accuracy on held-out rendered designs (with and without a taught profile),
+confident mistakes, zone assignment, speed per 1280x720 frame on one core, watcher latency, and
+memory after loading the model. Usage: python bench/bench_vision.py [--frames 1000]"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from vision import synth  # noqa: E402
+from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.commands import card_crop  # noqa: E402
+from vision.labels import LABELS  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+from vision.train import TEST_DESIGN_BASE  # noqa: E402
+from vision.watcher import Watcher  # noqa: E402
+
+DESIGNS = 20
+
+
+def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
+    """One photo per card kind, lying in the play zone, as a family would take them."""
+    camera = synth.Camera(tilt=8, roll=3, fill=0.75)
+    crops = {}
+    for label in LABELS:
+        scene = synth.Scene([synth.lay(label, "play", design, rng)])
+        crops[label] = [card_crop(synth.render_frame(scene, camera, synth.Light(), 0))]
+    return Profile(crops)
+
+
+def accuracy(frames: int) -> None:
+    rng = np.random.default_rng(2026)
+    plain = Recognizer()
+    stats = {"plain": [0, 0, 0], "profile": [0, 0, 0]}  # right, total, confidently wrong
+    zones_ok = zones_total = 0
+    per_design = frames // DESIGNS
+    t0 = time.time()
+    for d in range(DESIGNS):
+        design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 1000 + d)
+        taught = Recognizer(Classifier(profile=teach(design, rng)), plain.detector)
+        for i in range(per_design):
+            scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(LABELS, 6)])
+            frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=45), synth.Light.random(rng), i)
+            pose, views = plain.look(frame)
+            zones_total += 2
+            found = {z for z, v in views.items() if v.crop is not None}
+            zones_ok += found == {"play", "discard"}
+            zones_ok += found == {"play", "discard"}
+            for name, rec in (("plain", plain), ("profile", taught)):
+                for seen in rec.classify(views):
+                    truth = scene.top(seen.zone).card
+                    s = stats[name]
+                    s[0] += seen.card == truth
+                    s[1] += 1
+                    s[2] += seen.card is not None and seen.card != truth and seen.confidence >= 0.9
+        print(f"\r  design {d + 1}/{DESIGNS} ({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    for name, (right, total, bad) in stats.items():
+        print(f"identity accuracy {'with a profile (1 photo per kind)' if name == 'profile' else 'without a profile':34}"
+              f" {right / total:.4f} ({right}/{total}); wrong with confidence >= 0.9: {bad / total:.4%}")
+    print(f"zone assignment: {zones_ok / zones_total:.4f} ({zones_ok}/{zones_total}) "
+          f"over {per_design * DESIGNS} frames of {DESIGNS} held-out designs")
+
+
+def speed() -> None:
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(5)
+    rec = Recognizer()
+    design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 3)
+    frames = [synth.render_frame(synth.random_scene(rng, design, cards=["r1", "b3", "g2", "w4"]),
+                                 synth.Camera.random(rng), synth.Light.random(rng), i) for i in range(20)]
+    for f in frames[:3]:
+        rec.analyse(f)
+    times = []
+    for _ in range(3):
+        for f in frames:
+            t = time.perf_counter()
+            rec.analyse(f)
+            times.append((time.perf_counter() - t) * 1000)
+    print(f"mat + zones + classification per 1280x720 frame, one core: median {statistics.median(times):.1f} ms, "
+          f"p90 {sorted(times)[int(len(times) * 0.9)]:.1f} ms")
+
+
+def latency() -> None:
+    """Frames at 10 fps; a card becomes still at t; how long until the watcher says so."""
+    rng = np.random.default_rng(8)
+    waits = []
+    for trial in range(10):
+        w = Watcher(Recognizer())
+        camera, light = synth.Camera.random(rng, max_tilt=30), synth.Light.random(rng)
+        design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 40 + trial)
+        scene = synth.Scene()
+        t = 0.0
+        for _ in range(3):
+            w.feed(synth.render_frame(scene, camera, light, 0), t)
+            t += 0.1
+        scene.cards.append(synth.lay(str(rng.choice(LABELS)), "play", design, rng))
+        still = t
+        while t < still + 2:
+            if w.feed(synth.render_frame(scene, camera, light, 0), t):
+                waits.append((t - still) * 1000)
+                break
+            t += 0.1
+    print(f"watcher latency at 10 fps, still card to event: median {statistics.median(waits):.0f} ms, "
+          f"max {max(waits):.0f} ms over {len(waits)}/10 cards")
+
+
+def memory() -> None:
+    code = ("from vision.recognize import Recognizer; import numpy as np; r = Recognizer(); "
+            "r.analyse(np.zeros((720, 1280, 3), np.uint8)); "
+            "print(next(l for l in open('/proc/self/status') if l.startswith('VmRSS')).split()[1])")
+    kb = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout)
+    print(f"vision process RSS after loading the model: {kb / 1024:.0f} MB")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--frames", type=int, default=1000, help="held-out frames (two cards each)")
+    args = p.parse_args()
+    speed()
+    latency()
+    memory()
+    accuracy(args.frames)
+
+
+if __name__ == "__main__":
+    main()
