@@ -39,7 +39,7 @@ def test_zone_assignment_and_identity_on_held_out_designs(recognizer):
             assert top is not None  # no card is ever invented in an empty zone
             found += 1
             right += seen.card == top.card
-    assert found / zones >= 0.9 and right / found >= 0.95, (zones, found, right)
+    assert found / zones >= 0.9 and right / found >= 0.9, (zones, found, right)
 
 
 def test_corners_are_on_the_top_card(recognizer):
