@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench screens clean
+.PHONY: demo test bench screens soak demo-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,3 +26,9 @@ clean:
 
 screens: $(STAMP)
 	$(PY) -m hardware.contact_sheet --out screens.png
+
+soak: $(STAMP)
+	$(PY) -m tests.robustness.soak --games 16
+
+demo-check: $(STAMP)
+	$(PY) -m pytest tests/system/test_demo.py -q

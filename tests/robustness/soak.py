@@ -1,0 +1,106 @@
+"""An accelerated game night: `companion demo` plays games back to back at high speed while 20
+phones keep the live page open. Memory must stay flat after the first game, threads and open
+files must not pile up, and every game must reach the history.
+
+    python -m tests.robustness.soak --games 16     # `make soak`: a long evening (about 15 min)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass
+
+from .boxproc import BoxProcess
+
+CLIENTS = 20
+
+
+def proc_figures(pid: int) -> tuple[float, int, int]:
+    """RSS in MB, threads, open file descriptors."""
+    with open(f"/proc/{pid}/status") as f:
+        status = {line.split(":")[0]: line.split()[1] for line in f if ":" in line}
+    return int(status["VmRSS"]) / 1024, int(status["Threads"]), len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def listen(port: int, stop: threading.Event, counts: list[int], i: int) -> None:
+    """One phone: keeps the live stream open, reconnecting when the box ends it."""
+    while not stop.is_set():
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/events", timeout=10) as r:
+                for line in r:
+                    if line.startswith(b"event: state"):
+                        counts[i] += 1
+                    if stop.is_set():
+                        return
+        except OSError:
+            time.sleep(0.2)
+
+
+@dataclass
+class SoakResult:
+    games: int
+    history: int
+    rss_start: float
+    rss_end: float
+    threads: tuple[int, int]
+    fds: tuple[int, int]
+    events_per_client: list[int]
+
+    @property
+    def growth(self) -> float:
+        return (self.rss_end - self.rss_start) / self.rss_start
+
+
+def soak(games: int, speed: float = 25.0, data: str | None = None) -> SoakResult:
+    data = data or tempfile.mkdtemp(prefix="soak-")
+    box = BoxProcess(data, command="demo", extra=("--speed", str(speed), "--seed", "11"))
+    box.start(timeout=30)
+    stop = threading.Event()
+    counts = [0] * CLIENTS
+    threads = [threading.Thread(target=listen, args=(box.port, stop, counts, i), daemon=True) for i in range(CLIENTS)]
+    for t in threads:
+        t.start()
+    try:
+        stats_path = os.path.join(data, "demo-stats.json")
+
+        def played() -> int:
+            try:
+                return json.load(open(stats_path))["games"]
+            except (OSError, ValueError):
+                return 0
+
+        while played() < 2:  # the first game warms everything up
+            time.sleep(0.5)
+        rss0, th0, fd0 = proc_figures(box.proc.pid)
+        while played() < games + 1:
+            time.sleep(1)
+            assert box.proc.poll() is None, "the companion died during the soak"
+        rss1, th1, fd1 = proc_figures(box.proc.pid)
+        history = box.get("/api/games")
+    finally:
+        stop.set()
+        box.stop()
+    rows = history["games"] if isinstance(history, dict) else history
+    finished = [g for g in rows if g["outcome"] in ("won", "lost", "finished")]
+    return SoakResult(games, len(finished), rss0, rss1, (th0, th1), (fd0, fd1), counts)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--games", type=int, default=16)
+    p.add_argument("--speed", type=float, default=25.0)
+    args = p.parse_args()
+    t0 = time.time()
+    r = soak(args.games, args.speed)
+    print(f"soak: {r.games} games in {(time.time() - t0) / 60:.1f} min, {r.history} finished games in the history; "
+          f"RSS {r.rss_start:.0f} → {r.rss_end:.0f} MB ({r.growth:+.1%}); threads {r.threads[0]} → {r.threads[1]}; "
+          f"open files {r.fds[0]} → {r.fds[1]}; live events per phone min {min(r.events_per_client)}")
+
+
+if __name__ == "__main__":
+    main()
