@@ -22,7 +22,7 @@ fi
 
 echo "== packages from Raspberry Pi OS (the camera stack needs its libcamera)"
 apt-get update
-apt-get install -y python3-venv python3-pip python3-picamera2 python3-numpy i2c-tools
+apt-get install -y python3-venv python3-pip python3-picamera2 python3-numpy python3-lgpio i2c-tools
 
 echo "== I2C on (for the OLED)"
 if command -v raspi-config >/dev/null 2>&1; then

@@ -23,7 +23,7 @@ CLIENTS = 20
 def proc_figures(pid: int) -> tuple[float, int, int]:
     """RSS in MB, threads, open file descriptors."""
     with open(f"/proc/{pid}/status") as f:
-        status = {line.split(":")[0]: line.split()[1] for line in f if ":" in line}
+        status = {k: v.split()[0] for k, _, v in (line.partition(":") for line in f) if v.split()}
     return int(status["VmRSS"]) / 1024, int(status["Threads"]), len(os.listdir(f"/proc/{pid}/fd"))
 
 
