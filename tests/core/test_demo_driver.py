@@ -1,20 +1,14 @@
 """The demo driver keeps the table in step with the bot, whatever the camera gets right or wrong."""
 import threading
-from dataclasses import dataclass
 
 from companion.demo import DemoDriver, TableScene
 from companion.recognition import CameraService
+from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 from companion.rules import fold
 from companion.table import Table
 from companion.variants import parse_variant
 
 
-@dataclass
-class Seen:
-    zone: str
-    card: str | None
-    confidence: float
-    candidates: tuple = ()
 
 
 class FakeEye:

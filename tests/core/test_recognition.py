@@ -1,18 +1,12 @@
 """The camera service: sure cards become actions, unsure ones wait, faults never touch the game."""
 import threading
 import time
-from dataclasses import dataclass
 
 from companion.recognition import CameraService
+from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 from companion.table import Table
 
 
-@dataclass
-class Seen:
-    zone: str
-    card: str | None
-    confidence: float
-    candidates: tuple = ()
 
 
 class ScriptedWatcher:
@@ -56,7 +50,7 @@ def new_table():
 def test_sure_cards_are_played_and_unsure_ones_wait():
     table = new_table()
     svc = CameraService(table, None, lambda: None, confidence=0.9)
-    svc.handle(Seen("play", "r1", 0.99))
+    svc.handle(Seen("play", "r1", 0.99, ()))
     table.act({"type": "hint"})
     svc.handle(Seen("discard", "b4", 0.5, ("b4", "g4")))
     assert table.state.fireworks_map()["r"] == 1
@@ -69,14 +63,14 @@ def test_refused_camera_events_are_reported_and_change_nothing():
     table = new_table()
     refused = []
     svc = CameraService(table, None, lambda: None, on_refused=refused.append)
-    svc.handle(Seen("discard", "r1", 0.99))  # all hint tokens on the table
+    svc.handle(Seen("discard", "r1", 0.99, ()))  # all hint tokens on the table
     assert len(refused) == 1 and "hint tokens" in str(refused[0]) and table.actions == []
 
 
 def test_frames_flow_into_the_table():
     table = new_table()
     source = FrameCounter()
-    script = {3: [Seen("play", "g1", 0.97)], 5: [Seen("play", "g2", 0.97)]}
+    script = {3: [Seen("play", "g1", 0.97, ())], 5: [Seen("play", "g2", 0.97, ())]}
     svc = CameraService(table, lambda: source, lambda: ScriptedWatcher(script), fps=100)
     svc.start()
     wait(lambda: len(table.actions) == 2)
