@@ -107,12 +107,16 @@ class Companion:
         from web import make_server
         self.server = make_server(self.app, self.host, self.port)
         self.camera.start()
-        if self.box is not None:
-            from hardware.status import BootStatus, local_address
-            self.box.show_status(BootStatus(local_address(self.port), self.pin, self.camera.status))
+        self._show_status()
         threading.Thread(target=self.server.run, name="web", daemon=True).start()
         log.info("table page on http://%s:%d/ — pairing PIN %s", self.host, self.port, self.pin)
         sdnotify.notify(f"READY=1\nSTATUS=page on port {self.port}, camera {self.camera.status}")
+
+    def _show_status(self) -> None:
+        """The status screen: where the page is, its PIN, and whether the camera works."""
+        if self.box is not None:
+            from hardware.status import BootStatus, local_address
+            self.box.show_status(BootStatus(local_address(self.port), self.pin, self.camera.status))
 
     def serve(self, until: Callable[[], bool] | None = None) -> None:
         """Run until SIGTERM or Ctrl-C (or ``until()`` says so), feeding the watchdog meanwhile."""
@@ -120,12 +124,16 @@ class Companion:
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
         ping = sdnotify.watchdog_interval()
+        camera = self.camera.status
         try:
             while not self._stop.wait(min(ping or 1.0, 1.0)):
                 if until is not None and until():
                     break
                 if ping and self.camera.alive():
                     sdnotify.notify("WATCHDOG=1")
+                if self.camera.status != camera:  # lost or back: say so on the box
+                    camera = self.camera.status
+                    self._show_status()
         finally:
             self.close()
 

@@ -197,13 +197,3 @@ class MatDetector:
         proj = cv2.perspectiveTransform(src_a.reshape(-1, 1, 2), h).reshape(-1, 2)
         err = float(np.sqrt(np.mean(np.sum((proj - dst_a) ** 2, axis=1))))
         return MatPose(h, np.linalg.inv(h), seen, err)
-
-
-def pose_from_zone_rects(rects: dict[str, tuple[float, float, float, float]],
-                         frame_shape: tuple[int, ...]) -> MatPose:
-    """For tables without a printed mat: zones given as pixel rectangles in the frame.
-
-    The frame itself stands in for the mat plane (1 px = 1 "mm"), so callers keep the same
-    code path; `rects` are returned through `zones_for` by the caller's configuration."""
-    eye = np.eye(3)
-    return MatPose(eye, eye, 0)
