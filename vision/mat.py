@@ -154,7 +154,7 @@ class MatDetector:
     """Finds the mat's ArUco markers and the homography. Detects on a reduced image for speed,
     then refines the corners at full resolution."""
 
-    max_side: int = 960
+    max_side: int = 720
     _detector: "cv2.aruco.ArucoDetector" = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

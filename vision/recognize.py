@@ -32,8 +32,10 @@ class FrameResult:
     views: dict[str, finder.ZoneView] = field(default_factory=dict)
 
 
-def look_at_mat(detector: mat.MatDetector, frame: np.ndarray) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
-    pose = detector.detect(frame)
+def look_at_mat(detector: mat.MatDetector, frame: np.ndarray,
+                pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    """The zones of a frame; ``pose`` skips finding the mat again (it does not move between frames)."""
+    pose = pose or detector.detect(frame)
     if pose is None:
         return None, {}
     gains = finder.white_gains(frame, pose)
@@ -51,9 +53,9 @@ class Recognizer:
     def with_profile(path: str | None) -> Recognizer:
         return Recognizer(Classifier(profile=Profile.load(path) if path else None))
 
-    def look(self, frame: np.ndarray) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    def look(self, frame: np.ndarray, pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
         """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""
-        return look_at_mat(self.detector, frame)
+        return look_at_mat(self.detector, frame, pose)
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
         found = [v for v in views.values() if v.crop is not None]

@@ -7,6 +7,7 @@ change identity, or a new card must visibly add to the pile, for another ``CardP
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -57,14 +58,24 @@ def _thumb(view: ZoneView) -> np.ndarray:
 
 @dataclass
 class Watcher:
+    """``redetect``: seconds between looks for the mat's markers (the box and the mat stay put;
+    a bumped camera is found again within that time, or at once if the zones stop making sense)."""
+
     recognizer: Recognizer
     settle: float = 0.2
+    redetect: float = 1.0
     zones: dict[str, _Zone] = field(default_factory=dict)
+    _pose: Any = None
+    _pose_at: float = float("-inf")
 
     def feed(self, frame: np.ndarray, now: float) -> list[CardPlaced | ZoneCleared]:
-        pose, views = self.recognizer.look(frame)
+        fresh = self._pose is None or now - self._pose_at >= self.redetect
+        pose, views = self.recognizer.look(frame, None if fresh else self._pose)
         if pose is None:
+            self._pose = None
             return []  # the mat is covered or out of view: wait
+        if fresh:
+            self._pose, self._pose_at = pose, now
         events: list[CardPlaced | ZoneCleared] = []
         to_judge = []
         for name, view in views.items():
