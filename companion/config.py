@@ -33,7 +33,7 @@ class CameraConfig:
     source: str = "auto"          # auto, picamera2, opencv:INDEX_OR_FILE, folder:DIR, none
     profile: str = ""             # a deck profile made by `companion teach` (optional)
     fps: float = 10.0
-    confidence: float = 0.9       # below this a recognised card waits for OK / a correction
+    confidence: float = 0.8       # below this a recognised card waits for OK / a correction
     retry_seconds: float = 5.0    # how often a missing or failed camera is tried again
 
 

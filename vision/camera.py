@@ -126,8 +126,8 @@ class SimulatedSource:
         # a box set up as the README says: the mat fills the picture, no lamp reflected in it
         self.camera = replace(synth.Camera.random(rng, max_tilt=30), fill=0.9, shift=(0.0, 0.0))
         self.light = replace(synth.Light.random(rng), noise=0.0, glare=0.0)
-        self._grain = [rng.normal(0, self.noise, (self.camera.size[1], self.camera.size[0], 3)).astype(np.int16)
-                       for _ in range(4)]
+        self._grain = [np.clip(rng.normal(0, self.noise, (self.camera.size[1], self.camera.size[0], 3)), -127, 127)
+                       .astype(np.int8) for _ in range(3)]
 
     def read(self) -> np.ndarray:
         from . import synth
@@ -136,7 +136,7 @@ class SimulatedSource:
             self._cache = (scene, synth.render_frame(scene, self.camera, self.light, self.seed))
         self._frame_no += 1
         grain = self._grain[self._frame_no % len(self._grain)]
-        return np.clip(self._cache[1] + grain, 0, 255).astype(np.uint8)
+        return cv2.add(self._cache[1], grain, dtype=cv2.CV_8U)
 
     def close(self) -> None:
         self._cache = None
