@@ -18,14 +18,14 @@ def main() -> None:
         box = BoxProcess(data, command="demo", extra=("--seed", "5", "--speed", "3"))
         box.start(timeout=30)
         try:
-            time.sleep(40)  # let a good part of a game go by
+            time.sleep(25)  # let a good part of a game go by
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
                                             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
                 page = browser.new_page(viewport={"width": 1200, "height": 900})
                 page.goto(f"http://127.0.0.1:{box.port}/")
                 page.wait_for_timeout(1500)
-                page.screenshot(path=os.path.join(ROOT, "docs", "demo.png"))
+                page.screenshot(path=os.path.join(ROOT, "docs", "demo.png"), full_page=True)
                 browser.close()
         finally:
             box.stop()
