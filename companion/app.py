@@ -11,7 +11,6 @@ import os
 import secrets
 import signal
 import threading
-import time
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
@@ -118,8 +117,8 @@ class Companion:
             from hardware.status import BootStatus, local_address
             self.box.show_status(BootStatus(local_address(self.port), self.pin, self.camera.status))
 
-    def serve(self, until: Callable[[], bool] | None = None) -> None:
-        """Run until SIGTERM or Ctrl-C (or ``until()`` says so), feeding the watchdog meanwhile."""
+    def serve(self) -> None:
+        """Run until SIGTERM or Ctrl-C, feeding the watchdog meanwhile."""
         self.start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
@@ -127,8 +126,6 @@ class Companion:
         camera = self.camera.status
         try:
             while not self._stop.wait(min(ping or 1.0, 1.0)):
-                if until is not None and until():
-                    break
                 if ping and self.camera.alive():
                     sdnotify.notify("WATCHDOG=1")
                 if self.camera.status != camera:  # lost or back: say so on the box
@@ -177,16 +174,3 @@ def demo_camera(table_scene: Any, seed: int) -> CameraParts:
 
 def _no_watcher() -> Watcher:
     raise RuntimeError("no camera is configured")
-
-
-def wait_until_answering(port: int, host: str = "127.0.0.1", timeout: float = 10.0) -> float:
-    """Seconds until the page answers on ``port`` (for the start-up benchmark and tests)."""
-    import urllib.request
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < timeout:
-        try:
-            with urllib.request.urlopen(f"http://{host}:{port}/api/state", timeout=1):
-                return time.monotonic() - t0
-        except OSError:
-            time.sleep(0.02)
-    raise TimeoutError(f"nothing answered on port {port} within {timeout} s")

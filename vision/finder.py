@@ -84,10 +84,6 @@ def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndar
     return view
 
 
-def zone_view_size(zone: str) -> tuple[int, int]:
-    return _zone_transform(zone)[1]
-
-
 def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
     """The top card in a zone image (already seen from above and colour-balanced)."""
     size = (img.shape[1], img.shape[0])
