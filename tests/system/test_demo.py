@@ -14,7 +14,7 @@ def test_demo_from_a_fresh_clone(tmp_path):
     subprocess.run(["git", "clone", "--quiet", ROOT, str(clone)], check=True)
     data = tmp_path / "data"
     data.mkdir()
-    box = BoxProcess(str(data), command="demo", extra=("--seed", "3", "--speed", "4"))
+    box = BoxProcess(str(data), command="demo", extra=("--seed", "3", "--speed", "5"))
     box.cwd = str(clone)
     box.start(timeout=30)
     try:
