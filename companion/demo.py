@@ -124,6 +124,8 @@ class DemoDriver:
                 self.stats.rewards += 1
             else:
                 self._lay_card(action)
+            if self._stop.is_set():
+                break  # stopped halfway through the move: it never reached the table
             game.step(action)
             self._record(action)
             self._save_stats()
