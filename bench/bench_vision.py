@@ -18,6 +18,7 @@ from vision import synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.commands import card_crop  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
+from vision.mat import MatDetector  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 from vision.train import TEST_DESIGN_BASE  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
@@ -28,10 +29,11 @@ DESIGNS = 20
 def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
     """One photo per card kind, lying in the play zone, as a family would take them."""
     camera = synth.Camera(tilt=8, roll=3, fill=0.75)
+    detector = MatDetector()
     crops = {}
     for label in LABELS:
         scene = synth.Scene([synth.lay(label, "play", design, rng)])
-        crops[label] = [card_crop(synth.render_frame(scene, camera, synth.Light(), 0))]
+        crops[label] = [card_crop(synth.render_frame(scene, camera, synth.Light(), 0), detector)]
     return Profile(crops)
 
 

@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -16,6 +16,9 @@ from companion.cards import CardError, parse_card
 from . import finder
 from .camera import IMAGE_EXT
 from .classifier import ModelMissing, Profile
+
+if TYPE_CHECKING:
+    from .mat import MatDetector
 
 TEACH_NAME = re.compile(r"^([a-zA-Z][1-5])(?:_.*)?$")
 
@@ -66,13 +69,12 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     return code
 
 
-def card_crop(image: np.ndarray) -> np.ndarray:
+def card_crop(image: np.ndarray, detector: "MatDetector") -> np.ndarray:
     """The card in a teaching photo: from a zone if the mat is in view, else the biggest card-like
     shape against the background, else the whole photo."""
-    from .mat import MatDetector
     from .recognize import look_at_mat
-    pose, views = look_at_mat(MatDetector(), image)
-    found = [v for v in views.values() if v.crop is not None] if pose is not None else []
+    _, views = look_at_mat(detector, image)
+    found = [v for v in views.values() if v.crop is not None]
     if found:
         return found[0].crop
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -93,6 +95,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.folder):
         return _fail("teach", f"{args.folder} is not a folder")
     photos = sorted(f for f in os.listdir(args.folder) if f.lower().endswith(IMAGE_EXT))
+    from .mat import MatDetector
+    detector = MatDetector()  # one for all photos
     crops: dict[str, list[np.ndarray]] = {}
     skipped = []
     for n, name in enumerate(photos, 1):
@@ -105,7 +109,7 @@ def cmd_teach(args: argparse.Namespace) -> int:
         if label is None or image is None:
             skipped.append(name)
             continue
-        crops.setdefault(label, []).append(card_crop(image))
+        crops.setdefault(label, []).append(card_crop(image, detector))
         print(f"\r[{'#' * (30 * n // len(photos)):<30}] {n}/{len(photos)} {name:<20}", end="", file=sys.stderr)
     print(file=sys.stderr)
     if skipped:
