@@ -161,7 +161,9 @@ def camera_from_config(config: Config) -> CameraParts:
     from vision.camera import open_source
     from vision.watcher import make_watcher
     profile = config.camera.profile or None
-    return CameraParts(lambda: open_source(spec), lambda: make_watcher(profile=profile))
+    zones = ({"play": tuple(config.camera.play_zone), "discard": tuple(config.camera.discard_zone)}
+             if config.camera.play_zone else None)
+    return CameraParts(lambda: open_source(spec), lambda: make_watcher(profile=profile, zones=zones))
 
 
 def demo_camera(table_scene: Any, seed: int) -> CameraParts:

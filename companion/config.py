@@ -35,6 +35,9 @@ class CameraConfig:
     fps: float = 10.0
     confidence: float = 0.8       # below this a recognised card waits for OK / a correction
     retry_seconds: float = 5.0    # how often a missing or failed camera is tried again
+    # without the printed mat: each zone as [left, top, right, bottom] in camera pixels
+    play_zone: list = field(default_factory=list)
+    discard_zone: list = field(default_factory=list)
 
 
 @dataclass
@@ -120,12 +123,25 @@ def _check(cfg: Config, path: str) -> None:
         raise ConfigError(f"{path}: [camera] confidence must be between 0 and 1")
     if cfg.camera.fps <= 0 or cfg.camera.retry_seconds <= 0:
         raise ConfigError(f"{path}: [camera] fps and retry_seconds must be positive")
+    _check_zones(cfg.camera, path)
     if cfg.display.rotate not in (0, 2):
         raise ConfigError(f"{path}: [display] rotate must be 0 or 2 (upside down); the screens are landscape")
     if not 2 <= cfg.box.players <= 5:
         raise ConfigError(f"{path}: [box] players must be 2-5")
     if cfg.box.pin and not (cfg.box.pin.isdigit() and 4 <= len(cfg.box.pin) <= 8):
         raise ConfigError(f"{path}: [box] pin must be 4-8 digits, or empty for a random PIN per boot")
+
+
+def _check_zones(camera: CameraConfig, path: str) -> None:
+    zones = {"play_zone": camera.play_zone, "discard_zone": camera.discard_zone}
+    if bool(camera.play_zone) != bool(camera.discard_zone):
+        raise ConfigError(f"{path}: [camera] set both play_zone and discard_zone (a table without the "
+                          "printed mat), or neither (the printed mat)")
+    for key, rect in zones.items():
+        if rect and not (len(rect) == 4 and all(type(v) in (int, float) for v in rect)
+                         and 0 <= rect[0] < rect[2] and 0 <= rect[1] < rect[3]):
+            raise ConfigError(f"{path}: [camera] {key} must be [left, top, right, bottom] in pixels of the "
+                              f"camera picture, like {key} = [100, 80, 560, 640]; got {rect!r}")
 
 
 def load_config(path: str | None) -> Config:

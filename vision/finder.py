@@ -20,12 +20,12 @@ WHITE_TARGET = 235.0
 
 @dataclass
 class ZoneView:
-    """One zone seen from above: colour-balanced image, card mask and what was found."""
+    """One zone seen from above: the image as the camera saw it, card mask and what was found."""
 
     zone: str
     image: np.ndarray
     mask: np.ndarray
-    crop: np.ndarray | None        # the top card, upright, CROP size
+    crop: np.ndarray | None        # the top card, upright, CROP size, colour-balanced
     rect_px: np.ndarray | None     # its four corners in the zone image
     corners: np.ndarray | None     # the same corners in the frame
     area: float                    # card-coloured area in the zone, in card areas
@@ -55,39 +55,102 @@ def white_gains(frame: np.ndarray, pose: mat.MatPose) -> np.ndarray:
     return (WHITE_TARGET / mean).astype(np.float32)
 
 
-_EMPTY: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+@dataclass(frozen=True)
+class EmptyZone:
+    """What the background of a zone (the printed mat, or a table) looks like with nothing on it,
+    at half resolution: the lowest and highest Lab lightness within a few pixels (the homography
+    is never exact) relative to its main grey, the colour, and what following the light needs."""
+
+    low: np.ndarray        # float32
+    high: np.ndarray       # float32
+    lab: np.ndarray        # uint8, lightness channel zeroed: compared on colour only
+    fit_at: tuple[np.ndarray, np.ndarray]   # rows, columns of plain background, every 3rd pixel
+    fit_design: np.ndarray                  # the quadratic surface's terms at those pixels
+    fit_light: np.ndarray                   # the background's relative lightness there
+    fit_colour: np.ndarray                  # and its colour (Lab a, b)
+    surface: np.ndarray                     # the terms on the whole every-3rd-pixel grid
+    typical: float                          # its lightness under the light it was seen in
+
+    @staticmethod
+    def from_lab(lab: np.ndarray, low: np.ndarray, high: np.ndarray, plain: np.ndarray, typical: float) -> EmptyZone:
+        """``low``, ``high``: lightness relative to the background's main grey, lowest and highest
+        nearby; ``plain``: where the background is even enough to follow the light on."""
+        colour = np.ascontiguousarray(lab)
+        colour[..., 0] = 0
+        gy, gx = np.mgrid[0:low.shape[0]:FIT_STEP, 0:low.shape[1]:FIT_STEP]
+        gx, gy = gx / FIT_STEP / gx.shape[1], gy / FIT_STEP / gy.shape[0]
+        rows, cols = np.nonzero(plain[::FIT_STEP, ::FIT_STEP])
+        at = (rows * FIT_STEP, cols * FIT_STEP)
+        return EmptyZone(low, high, colour, at, _quadratic_terms(gx[rows, cols], gy[rows, cols]),
+                         (low[at] + high[at]) / 2, colour[at][:, 1:].astype(np.int16),
+                         _quadratic_terms(gx, gy).astype(np.float32), typical)
+
+    @staticmethod
+    def from_image(img: np.ndarray) -> EmptyZone:
+        """The background of a zone image with nothing on it (a table without a printed mat)."""
+        small = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        lightness = lab[..., 0].astype(np.float32)
+        typical = max(float(np.median(lightness)), 1.0)
+        k = np.ones((5, 5), np.uint8)  # the table's grain and a little camera shake
+        low, high = cv2.erode(lightness, k) / typical, cv2.dilate(lightness, k) / typical
+        return EmptyZone.from_lab(lab, low, high, (high - low < 0.12) & (low > 0.2), typical)
 
 
-def empty_zone(zone: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What the printed mat looks like around a zone with nothing on it, in Lab: the lowest and
-    highest lightness within 3 px (the homography is never exact) and the colour."""
-    if zone not in _EMPTY:
+_EMPTY: dict[tuple[str, tuple[int, int]], EmptyZone] = {}
+FIT_STEP = 3
+
+
+def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], -1)
+
+
+def empty_zone(zone: str, half: tuple[int, int]) -> EmptyZone:
+    """The printed mat around a zone; ``half``: (height, width) of the half-size zone image."""
+    key = (zone, half)
+    if key not in _EMPTY:
         t, size = _zone_transform(zone)
         empty = cv2.warpPerspective(mat.render_mat(PPM), t @ np.diag([1 / PPM, 1 / PPM, 1.0]), size,
                                     flags=cv2.INTER_AREA, borderValue=(mat.BACKGROUND_GREY,) * 3)
         lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB)
         grey_l = cv2.cvtColor(np.full((1, 1, 3), mat.BACKGROUND_GREY, np.uint8), cv2.COLOR_BGR2LAB)[0, 0, 0]
-        light = lab[..., 0].astype(np.float32) / float(grey_l)  # relative to the mat's grey
+        light = lab[..., 0].astype(np.float32) / float(grey_l)
         k = np.ones((7, 7), np.uint8)
-        _EMPTY[zone] = (cv2.erode(light, k), cv2.dilate(light, k), lab[..., 1:].astype(np.int16))
-    return _EMPTY[zone]
+        h, w = half
+        low, high, lab = (np.ascontiguousarray(m[:h * 2:2, :w * 2:2]) for m in (cv2.erode(light, k), cv2.dilate(light, k), lab))
+        plain = (np.abs(low - 1) < 0.05) & (np.abs(high - 1) < 0.05)  # the mat's grey, away from the print
+        _EMPTY[key] = EmptyZone.from_lab(lab, low, high, plain, MAT_GREY_L)
+    return _EMPTY[key]
 
 
-def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray) -> ZoneView:
+def zone_image(frame: np.ndarray, pose: mat.MatPose, zone: str) -> np.ndarray:
     t, size = _zone_transform(zone)
-    img = cv2.warpPerspective(frame, t @ pose.frame_to_mm, size, flags=cv2.INTER_LINEAR)
-    img = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    view = find_in_view(img, zone)
+    return cv2.warpPerspective(frame, t @ pose.frame_to_mm, size, flags=cv2.INTER_LINEAR)
+
+
+def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray | None,
+                 empty: EmptyZone | None = None) -> ZoneView:
+    """``empty``: what the zone looks like with nothing on it (default: the printed mat)."""
+    t, _ = _zone_transform(zone)
+    img = zone_image(frame, pose, zone)
+    view = find_in_view(img, zone, gains, empty)
     if view.rect_px is not None:
         back = np.linalg.inv(t @ pose.frame_to_mm)
         view.corners = cv2.perspectiveTransform(view.rect_px.reshape(-1, 1, 2), back).reshape(4, 2)
     return view
 
 
-def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
-    """The top card in a zone image (already seen from above and colour-balanced)."""
+def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
+    """The image under neutral light: each channel times its gain (saturating)."""
+    return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))
+
+
+def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
+                 empty: EmptyZone | None = None) -> ZoneView:
+    """The top card in a zone image seen from above; ``gains`` balance its colours (None: they are
+    balanced already). Only the half-size image used for the outlines and the crop are balanced."""
     size = (img.shape[1], img.shape[0])
-    mask = card_mask(img, zone)
+    mask = card_mask(img, zone, gains, empty)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
     view = ZoneView(zone, img, mask, None, None, None, float(sum(areas) / CARD_AREA),
@@ -108,25 +171,31 @@ def find_in_view(img: np.ndarray, zone: str) -> ZoneView:
     rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
     view.rect_px = box
-    view.crop = upright_crop(img, box)
+    view.crop = balance(upright_crop(img, box), gains)
     return view
 
 
-def card_mask(img: np.ndarray, zone: str) -> np.ndarray:
+DIST_WEIGHTS = np.array([[0.0, 1.5, 1.5]], np.float32)  # colour counts half again as much as lightness
+
+
+def card_mask(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
+              empty: EmptyZone | None = None) -> np.ndarray:
     """Pixels that differ from the empty printed mat (card faces, borders, hands). Worked out at
     half resolution (1.5 px per mm is plenty for outlines), returned at full resolution."""
-    small = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
-    low, high, ab = (m[:small.shape[0] * 2:2, :small.shape[1] * 2:2] for m in empty_zone(zone))
-    grey = _mat_grey(lab, low, high)
+    small = balance(cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA), gains)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    empty = empty or empty_zone(zone, small.shape[:2])
+    grey = _background_light(lab, empty)
     lightness = lab[..., 0].astype(np.float32)
-    d_l = np.maximum(low * grey - lightness, 0) + np.maximum(lightness - high * grey, 0)
-    dist = d_l + 1.5 * np.abs(lab[..., 1:] - ab).sum(axis=2)
-    mask = (dist > 38).astype(np.uint8) * 255
+    too_dark = cv2.max(cv2.subtract(cv2.multiply(empty.low, grey), lightness), 0.0)
+    too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), 0.0)
+    colour = cv2.transform(cv2.absdiff(lab, empty.lab), DIST_WEIGHTS)  # saturates at 255: far above the cut
+    dist = cv2.add(cv2.add(too_dark, too_light), colour, dtype=cv2.CV_32F)
+    mask = cv2.compare(dist, 38.0, cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
-    mask = (mask > 127).astype(np.uint8) * 255
+    mask = cv2.compare(mask, 127, cv2.CMP_GT)
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -135,21 +204,17 @@ def card_mask(img: np.ndarray, zone: str) -> np.ndarray:
     return filled
 
 
-def _mat_grey(lab: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """The lightness the plain mat grey has at each pixel (light falls unevenly): a smooth
-    quadratic surface fitted to the neutral mid-grey pixels where nothing is printed, refitted
-    without the pixels that stray from it (card faces of a similar grey, shadows)."""
+def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
+    """How light the background is now at each pixel, in units of its relative lightness (light
+    falls unevenly and changes): a smooth quadratic surface fitted to the plain background pixels
+    that kept their colour, refitted without the pixels that stray from it (card faces of a
+    similar colour, shadows)."""
     h, w = lab.shape[:2]
-    step = 3
-    sub = lab[::step, ::step]
-    ys, xs = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
-    plain = (np.abs(low[::step, ::step] - 1) < 0.05) & (np.abs(high[::step, ::step] - 1) < 0.05)
-    ok = plain & (np.abs(sub[..., 1] - 128) < 10) & (np.abs(sub[..., 2] - 128) < 10) \
-        & (sub[..., 0] > 70) & (sub[..., 0] < 215)
-    x, y, light = xs[ok] / sub.shape[1], ys[ok] / sub.shape[0], sub[..., 0][ok].astype(np.float64)
+    sub = lab[empty.fit_at].astype(np.int16)
+    ok = (np.abs(sub[:, 1:] - empty.fit_colour) < 10).all(axis=1) & (sub[:, 0] > 70) & (sub[:, 0] < 215)
+    design, light = empty.fit_design[ok], sub[ok, 0] / empty.fit_light[ok].astype(np.float64)
     if len(light) < 60:
-        return np.full((h, w), MAT_GREY_L, np.float32)
-    design = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], 1)
+        return np.full((h, w), empty.typical, np.float32)
     keep = np.ones(len(light), bool)
     for _ in range(3):
         a, b = design[keep], light[keep]
@@ -157,10 +222,8 @@ def _mat_grey(lab: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         keep = np.abs(design @ coef - light) < 12
         if keep.sum() < 30:
             return np.full((h, w), float(np.median(light)), np.float32)
-    gy, gx = np.mgrid[0:sub.shape[0], 0:sub.shape[1]]
-    gx, gy = gx / sub.shape[1], gy / sub.shape[0]
-    small = coef[0] + coef[1] * gx + coef[2] * gy + coef[3] * gx * gx + coef[4] * gy * gy + coef[5] * gx * gy
-    return cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    small = empty.surface @ coef.astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _card_shaped(contour: np.ndarray) -> bool:

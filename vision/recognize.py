@@ -7,6 +7,7 @@ import numpy as np
 
 from . import finder, mat
 from .classifier import Classifier, Profile
+from .tablezones import TableZones
 
 ZONE_NAMES = tuple(mat.ZONES)
 
@@ -44,17 +45,21 @@ def look_at_mat(detector: mat.MatDetector, frame: np.ndarray,
 
 @dataclass
 class Recognizer:
-    """Holds the mat detector and the classifier (loaded once; about 1 MB)."""
+    """Holds the mat detector and the classifier (loaded once; about 1 MB); ``zones`` replace the
+    printed mat by rectangles in the picture."""
 
     classifier: Classifier = field(default_factory=Classifier)
     detector: mat.MatDetector = field(default_factory=mat.MatDetector)
+    zones: TableZones | None = None
 
     @staticmethod
-    def with_profile(path: str | None) -> Recognizer:
-        return Recognizer(Classifier(profile=Profile.load(path) if path else None))
+    def with_profile(path: str | None, zones: TableZones | None = None) -> Recognizer:
+        return Recognizer(Classifier(profile=Profile.load(path) if path else None), zones=zones)
 
     def look(self, frame: np.ndarray, pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
         """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""
+        if self.zones is not None:
+            return self.zones.look(frame)
         return look_at_mat(self.detector, frame, pose)
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:

@@ -300,20 +300,22 @@ def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.nda
     return np.clip(base + grain, 0, 255).astype(np.uint8)
 
 
-def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: int = 0) -> np.ndarray:
-    """What the camera sees: the mat plane warped into the frame over a table, then the light."""
+def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: int = 0,
+                 printed_mat: bool = True) -> np.ndarray:
+    """What the camera sees: the mat plane warped into the frame over a table, then the light.
+    Without ``printed_mat`` the cards lie on the bare table where the mat's zones would be."""
     rng = np.random.default_rng(background_seed)
-    plane = mat_plane(scene, rng)
-    scale = np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
-    hmg = camera.homography() @ scale
     frame = _table_background(camera.size, rng)
     for p in scene.cards:
-        if p.zone is None:  # a card lying on the table beside the mat
+        if p.zone is None or not printed_mat:
             corners = cv2.perspectiveTransform(p.corners_mm().reshape(-1, 1, 2), camera.homography())
-            _paste(frame, p.face, corners.reshape(4, 2))
-    warped = cv2.warpPerspective(plane, hmg, camera.size, flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), hmg, camera.size)
-    frame[mask > 127] = warped[mask > 127]
+            _paste(frame, p.face, corners.reshape(4, 2), shadow=p.zone is not None)
+    if printed_mat:
+        plane = mat_plane(scene, rng)
+        hmg = camera.homography() @ np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
+        warped = cv2.warpPerspective(plane, hmg, camera.size, flags=cv2.INTER_AREA)
+        mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), hmg, camera.size)
+        frame[mask > 127] = warped[mask > 127]
     return light.apply(frame)
 
 

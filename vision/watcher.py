@@ -14,6 +14,7 @@ import numpy as np
 
 from .finder import PPM, ZoneView
 from .recognize import CardSeen, Recognizer
+from .tablezones import TableZones
 
 STILL = 0.01       # share of a zone's picture that may change between frames while it is still
 CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again
@@ -116,5 +117,6 @@ class Watcher:
         return [CardPlaced(name, card.card, card.confidence, card.candidates)]
 
 
-def make_watcher(profile: str | None = None) -> Watcher:
-    return Watcher(Recognizer.with_profile(profile))
+def make_watcher(profile: str | None = None, zones: dict[str, tuple[float, float, float, float]] | None = None) -> Watcher:
+    """``zones``: rectangles in the picture for a table without the printed mat."""
+    return Watcher(Recognizer.with_profile(profile, TableZones(zones) if zones else None))
