@@ -51,10 +51,8 @@ def accuracy(frames: int) -> None:
             scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(LABELS, 6)])
             frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=45), synth.Light.random(rng), i)
             pose, views = plain.look(frame)
-            zones_total += 2
-            found = {z for z, v in views.items() if v.crop is not None}
-            zones_ok += found == {"play", "discard"}
-            zones_ok += found == {"play", "discard"}
+            zones_total += 2  # every scene has a pile in each zone
+            zones_ok += sum(v.crop is not None for v in views.values())
             for name, rec in (("plain", plain), ("profile", taught)):
                 for seen in rec.classify(views):
                     truth = scene.top(seen.zone).card
@@ -71,6 +69,26 @@ def accuracy(frames: int) -> None:
           f"over {per_design * DESIGNS} frames of {DESIGNS} held-out designs")
 
 
+ROUNDS = 5
+
+
+def timed(work, frames: list, rounds: int = ROUNDS) -> tuple[float, float, float]:
+    """Median and 90th percentile over all rounds, and the median of the quietest round (this
+    machine is shared: a busy neighbour slows whole rounds)."""
+    for f in frames[:3]:
+        work(*f)
+    per_round = []
+    for _ in range(rounds):
+        times = []
+        for f in frames:
+            t = time.perf_counter()
+            work(*f)
+            times.append((time.perf_counter() - t) * 1000)
+        per_round.append(times)
+    every = sorted(t for r in per_round for t in r)
+    return statistics.median(every), every[int(len(every) * 0.9)], min(statistics.median(r) for r in per_round)
+
+
 def speed() -> None:
     cv2.setNumThreads(1)
     rng = np.random.default_rng(5)
@@ -78,26 +96,16 @@ def speed() -> None:
     design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 3)
     frames = [synth.render_frame(synth.random_scene(rng, design, cards=["r1", "b3", "g2", "w4"]),
                                  synth.Camera.random(rng), synth.Light.random(rng), i) for i in range(20)]
-    for f in frames[:3]:
-        rec.analyse(f)
-    times = []
-    for _ in range(3):
-        for f in frames:
-            t = time.perf_counter()
-            rec.analyse(f)
-            times.append((time.perf_counter() - t) * 1000)
-    print(f"single image, mat + zones + classification per 1280x720 frame, one core: median "
-          f"{statistics.median(times):.1f} ms, p90 {sorted(times)[int(len(times) * 0.9)]:.1f} ms")
-    poses = [rec.detector.detect(f) for f in frames]
-    watch = []
-    for _ in range(3):
-        for f, pose in zip(frames, poses):
-            t = time.perf_counter()
-            _, views = rec.look(f, pose)  # the watcher finds the mat once a second, not every frame
-            rec.classify(views)
-            watch.append((time.perf_counter() - t) * 1000)
+    median, p90, quiet = timed(rec.analyse, [(f,) for f in frames])
+    print(f"single image, mat + zones + classification per 1280x720 frame, one core: median {median:.1f} ms, "
+          f"p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
+
+    def watch(frame: np.ndarray, pose: object) -> None:
+        _, views = rec.look(frame, pose)  # the watcher finds the mat once a second, not every frame
+        rec.classify(views)
+    median, p90, quiet = timed(watch, [(f, rec.detector.detect(f)) for f in frames])
     print(f"watching (mat found once a second): zones + classification per frame, one core: median "
-          f"{statistics.median(watch):.1f} ms")
+          f"{median:.1f} ms, p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
 
 
 def latency() -> None:

@@ -40,19 +40,25 @@ def _zone_transform(zone: str) -> tuple[np.ndarray, tuple[int, int]]:
     return t, (int(round((x1 - x0) * PPM)), int(round((y1 - y0) * PPM)))
 
 
-def white_gains(frame: np.ndarray, pose: mat.MatPose) -> np.ndarray:
-    """Per-channel gains that make the mat's white patches neutral white (warm or cold light)."""
+def _mat_pixels(frame: np.ndarray, pose: mat.MatPose, rects: tuple, inset: float) -> np.ndarray:
+    """The frame's pixels over rectangles of the mat (mm), one per row."""
     samples = []
-    for x0, y0, x1, y1 in mat.WHITE_PATCHES:
-        inset = 3.0
+    for x0, y0, x1, y1 in rects:
         t = np.array([[1, 0, -(x0 + inset)], [0, 1, -(y0 + inset)], [0, 0, 1]], np.float64)
         size = (int(x1 - x0 - 2 * inset), int(y1 - y0 - 2 * inset))
-        patch = cv2.warpPerspective(frame, t @ pose.frame_to_mm, size, flags=cv2.INTER_AREA)
-        samples.append(patch.reshape(-1, 3))
-    pixels = np.concatenate(samples).astype(np.float32)
+        samples.append(cv2.warpPerspective(frame, t @ pose.frame_to_mm, size, flags=cv2.INTER_LINEAR).reshape(-1, 3))
+    return np.concatenate(samples).astype(np.float32)
+
+
+def white_gains(frame: np.ndarray, pose: mat.MatPose) -> np.ndarray:
+    """Per-channel gains that make the mat's white patches neutral white (warm or cold light).
+    A channel the light drives past the camera's top reads too dark on the white: the mat's grey,
+    scaled up by how much darker it is printed, stands in for it then."""
+    pixels = _mat_pixels(frame, pose, mat.WHITE_PATCHES, 3.0)
     bright = pixels[pixels.sum(1) >= np.percentile(pixels.sum(1), 30)]  # skip a shadow or a finger
-    mean = np.maximum(bright.mean(0), 20.0)
-    return (WHITE_TARGET / mean).astype(np.float32)
+    grey = np.median(_mat_pixels(frame, pose, mat.GREY_STRIPS, 1.0), axis=0)  # a card over the edge is no matter
+    white = np.maximum(bright.mean(0), grey * 255.0 / mat.BACKGROUND_GREY)
+    return (WHITE_TARGET / np.maximum(white, 20.0)).astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -64,11 +70,11 @@ class EmptyZone:
     low: np.ndarray        # float32
     high: np.ndarray       # float32
     lab: np.ndarray        # uint8, lightness channel zeroed: compared on colour only
-    fit_at: tuple[np.ndarray, np.ndarray]   # rows, columns of plain background, every 3rd pixel
+    fit_at: tuple[np.ndarray, np.ndarray]   # rows, columns of plain background, every 6th pixel
     fit_design: np.ndarray                  # the quadratic surface's terms at those pixels
     fit_light: np.ndarray                   # the background's relative lightness there
     fit_colour: np.ndarray                  # and its colour (Lab a, b)
-    surface: np.ndarray                     # the terms on the whole every-3rd-pixel grid
+    surface: np.ndarray                     # the terms on the whole every-6th-pixel grid
     typical: float                          # its lightness under the light it was seen in
 
     @staticmethod
@@ -98,7 +104,7 @@ class EmptyZone:
 
 
 _EMPTY: dict[tuple[str, tuple[int, int]], EmptyZone] = {}
-FIT_STEP = 3
+FIT_STEP = 6
 
 
 def _quadratic_terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:

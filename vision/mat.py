@@ -29,6 +29,9 @@ ZONES: dict[str, tuple[float, float, float, float]] = {
 }
 # Neutral white patches for colour balance (left and right, so uneven light averages out).
 WHITE_PATCHES = ((8.0, 60.0, 26.0, 130.0), (239.0, 60.0, 257.0, 130.0))
+# Plain grey beside them: never too bright for the camera, so it still shows the light's colour
+# when a bright warm or cold light saturates the white.
+GREY_STRIPS = ((29.0, 60.0, 37.0, 130.0), (228.0, 60.0, 236.0, 130.0))
 PAPER_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
 # Nominal card size (short side, long side) in mm; detection allows a wide range around it.
 CARD_MM = (44.0, 68.0)
