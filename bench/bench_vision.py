@@ -1,6 +1,6 @@
 """Card vision figures: accuracy on held-out rendered designs (with and without a taught profile),
 confident mistakes, zone assignment, speed per 1280x720 frame on one core, watcher latency, and
-memory after loading the model. Usage: python bench/bench_vision.py [--frames 1000]"""
+memory after loading the model. Usage: python bench/bench_vision.py [--frames 2000]"""
 import argparse
 import os
 import statistics
@@ -142,7 +142,7 @@ def memory() -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--frames", type=int, default=1000, help="held-out frames (two cards each)")
+    p.add_argument("--frames", type=int, default=2000, help="held-out frames (two cards each)")
     args = p.parse_args()
     speed()
     latency()

@@ -165,9 +165,12 @@ def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
     if not inside:
         return view
     area, biggest = max(inside, key=lambda ac: ac[0])
-    if not 0.55 * CARD_AREA <= area <= 2.6 * CARD_AREA:
+    if not 0.3 * CARD_AREA <= area <= 2.6 * CARD_AREA:
         return view
-    top = _top_card(biggest, mask.shape)
+    if area < 0.55 * CARD_AREA:  # part of a card, the rest lost in glare as bright as its face
+        top = _fit_card(biggest, img, mask, partial=True)
+    else:
+        top = _top_card(biggest, mask.shape)
     if top is None:
         top = _fit_card(biggest, img, mask)
     if top is None and area <= 2.2 * CARD_AREA:
@@ -267,14 +270,16 @@ def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
 CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
 
 
-def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: bool = False) -> np.ndarray | None:
     """A pile whose lower card sticks out too far for opening: try a card-sized rectangle against
     each straight stretch of the pile's outline and keep the one whose whole border lies on image
-    edges (the top card's border is seen all round; a lower card's is hidden under the top one)."""
+    edges (the top card's border is seen all round; a lower card's is hidden under the top one).
+    ``partial``: the outline is only part of a card; the rectangle must hold all of it instead of
+    lying within it, and more of its border must be seen."""
     edges = cv2.dilate(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 40, 120), np.ones((5, 5), np.uint8))
     poly = cv2.approxPolyDP(contour, 4, True).reshape(-1, 2).astype(np.float32)
     centre = poly.mean(axis=0)
-    best, best_score = None, 0.55
+    best, best_score = None, 0.75 if partial else 0.55
     t = np.linspace(0, 1, 24, endpoint=False)
     for i in range(len(poly)):
         p, q = poly[i], poly[(i + 1) % len(poly)]
@@ -289,9 +294,14 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray) -> np.ndar
             for anchor in (p, q - u * side):
                 box = np.array([anchor, anchor + u * side, anchor + u * side + n * other, anchor + n * other])
                 border = np.concatenate([a + np.outer(t, b - a) for a, b in zip(box, np.roll(box, -1, 0))])
-                inner = box.mean(0) + 0.8 * (border - box.mean(0))
-                if not (_sample(mask, inner) > 0).mean() > 0.97:
-                    continue
+                if partial:
+                    corners = box.astype(np.float32)
+                    if min(cv2.pointPolygonTest(corners, (float(x), float(y)), True) for x, y in poly) < -4:
+                        continue
+                else:
+                    inner = box.mean(0) + 0.8 * (border - box.mean(0))
+                    if not (_sample(mask, inner) > 0).mean() > 0.97:
+                        continue
                 score = float((_sample(edges, border) > 0).mean())
                 if score > best_score:
                     best, best_score = box, score

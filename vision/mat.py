@@ -172,7 +172,7 @@ class MatDetector:
     _thorough: "cv2.aruco.ArucoDetector" = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._fast = _aruco_detector(7)
+        self._fast = _aruco_detector(5)
         self._thorough = _aruco_detector(None)
 
     def detect(self, frame: np.ndarray) -> MatPose | None:
