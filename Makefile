@@ -28,7 +28,7 @@ screens: $(STAMP)
 	$(PY) -m hardware.contact_sheet --out screens.png
 
 soak: $(STAMP)
-	$(PY) -m tests.robustness.soak --games 16
+	$(PY) -m tests.robustness.soak --games 55
 
 demo-check: $(STAMP)
 	$(PY) -m pytest tests/system/test_demo.py -q

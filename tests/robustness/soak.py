@@ -6,7 +6,7 @@ RSS goes up and down by tens of MB within a game (frames rendered for the simula
 and go), so single readings say little: memory is read twice a second from the first game on, and the
 highest reading of the last game is compared with the highest of all the games before it.
 
-    python -m tests.robustness.soak --games 16     # `make soak`: a long evening (about 15 min)
+    python -m tests.robustness.soak --games 55     # `make soak`: an 8-hour night (about 20 min)
 """
 from __future__ import annotations
 
@@ -100,12 +100,14 @@ def soak(games: int, speed: float = 25.0, data: str | None = None) -> SoakResult
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--games", type=int, default=16)
+    p.add_argument("--games", type=int, default=55)
     p.add_argument("--speed", type=float, default=25.0)
     args = p.parse_args()
     t0 = time.time()
     r = soak(args.games, args.speed)
-    print(f"soak: {r.games} games in {(time.time() - t0) / 60:.1f} min, {r.history} finished games in the history; "
+    minutes = (time.time() - t0) / 60
+    print(f"soak: {r.games} games in {minutes:.1f} min ({minutes * args.speed / 60:.1f} h at the table), "
+          f"{r.history} finished games in the history; "
           f"RSS {r.rss_start:.0f} → {r.rss_end:.0f} MB ({r.growth:+.1%}); threads {r.threads[0]} → {r.threads[1]}; "
           f"open files {r.fds[0]} → {r.fds[1]}; live events per phone min {min(r.events_per_client)}")
 
