@@ -171,10 +171,10 @@ def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
         top = _fit_card(biggest, img, mask, partial=True)
     else:
         top = _top_card(biggest, mask.shape)
-    if top is None:
-        top = _fit_card(biggest, img, mask)
-    if top is None and area <= 2.2 * CARD_AREA:
-        top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
+        if top is None:
+            top = _fit_card(biggest, img, mask)
+        if top is None and area <= 2.2 * CARD_AREA:
+            top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
     if top is None:
         return view
     rect = cv2.minAreaRect(top)
@@ -276,11 +276,14 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
     edges (the top card's border is seen all round; a lower card's is hidden under the top one).
     ``partial``: the outline is only part of a card; the rectangle must hold all of it instead of
     lying within it, and more of its border must be seen."""
-    edges = cv2.dilate(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), 40, 120), np.ones((5, 5), np.uint8))
+    low, high = (20, 60) if partial else (40, 120)  # glare leaves the far edges faint
+    edges = cv2.dilate(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), low, high), np.ones((5, 5), np.uint8))
     poly = cv2.approxPolyDP(contour, 4, True).reshape(-1, 2).astype(np.float32)
     centre = poly.mean(axis=0)
     best, best_score = None, 0.75 if partial else 0.55
     t = np.linspace(0, 1, 24, endpoint=False)
+    shifts = [(a, b) for a in range(-8, 9, 2) for b in range(-8, 9, 2)]  # the outline sits a few px off the edge
+    rough = []
     for i in range(len(poly)):
         p, q = poly[i], poly[(i + 1) % len(poly)]
         length = float(np.linalg.norm(q - p))
@@ -293,19 +296,37 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
         for side, other in (CARD_PX, CARD_PX[::-1]):
             for anchor in (p, q - u * side):
                 box = np.array([anchor, anchor + u * side, anchor + u * side + n * other, anchor + n * other])
-                border = np.concatenate([a + np.outer(t, b - a) for a, b in zip(box, np.roll(box, -1, 0))])
-                if partial:
-                    corners = box.astype(np.float32)
-                    if min(cv2.pointPolygonTest(corners, (float(x), float(y)), True) for x, y in poly) < -4:
-                        continue
-                else:
-                    inner = box.mean(0) + 0.8 * (border - box.mean(0))
-                    if not (_sample(mask, inner) > 0).mean() > 0.97:
-                        continue
-                score = float((_sample(edges, border) > 0).mean())
-                if score > best_score:
-                    best, best_score = box, score
+                rough.append((_edge_score(box, edges, t), box, u, n))
+    offsets = np.array(shifts, np.float32)
+    for _, box, u, n in sorted(rough, key=lambda r: -r[0])[:4]:  # only the likeliest are moved about
+        moves = offsets[:, :1] * u + offsets[:, 1:] * n                      # (shifts, 2)
+        border = _border(box, t)[None] + moves[:, None]                      # (shifts, points, 2)
+        scores = (_sample(edges, border.reshape(-1, 2)) > 0).reshape(len(moves), -1).mean(1)
+        for k in np.argsort(-scores):
+            if scores[k] <= best_score:
+                break
+            if _holds(box + moves[k], poly, mask, t, partial):
+                best, best_score = box + moves[k], float(scores[k])
+                break
     return None if best is None else best.reshape(-1, 1, 2).astype(np.int32)
+
+
+def _border(box: np.ndarray, t: np.ndarray) -> np.ndarray:
+    return np.concatenate([a + np.outer(t, b - a) for a, b in zip(box, np.roll(box, -1, 0))])
+
+
+def _edge_score(box: np.ndarray, edges: np.ndarray, t: np.ndarray) -> float:
+    """Share of the box's border lying on image edges."""
+    return float((_sample(edges, _border(box, t)) > 0).mean())
+
+
+def _holds(box: np.ndarray, poly: np.ndarray, mask: np.ndarray, t: np.ndarray, partial: bool) -> bool:
+    """A top card lies within its pile's outline; part of a card lies within the card."""
+    if partial:
+        corners = box.astype(np.float32)
+        return min(cv2.pointPolygonTest(corners, (float(x), float(y)), True) for x, y in poly) >= -4
+    inner = box.mean(0) + 0.8 * (_border(box, t) - box.mean(0))
+    return bool((_sample(mask, inner) > 0).mean() > 0.97)
 
 
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:

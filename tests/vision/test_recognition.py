@@ -1,17 +1,21 @@
 """Finding and recognising cards end to end on rendered frames, `companion recognize` and
 `companion teach`. Designs used here are held out from training."""
 import json
+import os
 import subprocess
 
 import cv2
 import numpy as np
 import pytest
 
-from vision import synth
+from vision import finder, synth
 from vision.classifier import guess
 from vision.labels import LABELS
 from vision.recognize import Recognizer
 from vision.train import TEST_DESIGN_BASE
+
+
+FRAMES = os.path.join(os.path.dirname(__file__), "frames")
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +43,30 @@ def test_zone_assignment_and_identity_on_held_out_designs(recognizer):
             assert top is not None  # no card is ever invented in an empty zone
             found += 1
             right += seen.card == top.card
-    assert found / zones >= 0.9 and right / found >= 0.9, (zones, found, right)
+    assert found == zones and right / found >= 0.95, (zones, found, right)
+
+
+@pytest.mark.parametrize("gains", [(1.4, 1.15, 0.88), (0.85, 1.1, 1.4)])
+def test_a_bright_warm_or_cold_light_that_saturates_the_white_patches(recognizer, gains):
+    """The white patches clip in one or two channels; the mat's grey shows the light's colour."""
+    rng = np.random.default_rng(9)
+    design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 77)
+    scene = synth.Scene([synth.lay("g4", "play", design, rng), synth.lay("b2", "discard", design, rng)])
+    frame = synth.render_frame(scene, synth.Camera(tilt=20, roll=10), synth.Light(gains=gains, noise=3), 0)
+    assert (frame.reshape(-1, 3).max(0) == 255).sum() >= 2  # the light really does saturate
+    assert sorted((c.zone, c.card) for c in recognizer.analyse(frame).cards) == [("discard", "b2"), ("play", "g4")]
+
+
+def test_a_card_half_lost_in_glare_is_still_cut_out_whole(recognizer):
+    """A recorded discard zone (rendered, held-out design, colour-balanced): glare makes the mat
+    around the right half of a white b5 as bright as the card, so the card's outline is only half
+    there; its edges complete it."""
+    img = cv2.imread(os.path.join(FRAMES, "glare-discard-b5.png"))
+    view = finder.find_in_view(img, "discard")
+    assert view.crop is not None
+    (w, h) = cv2.minAreaRect(view.rect_px.astype(np.float32))[1]
+    assert abs(w * h / finder.CARD_AREA - 1) < 0.15
+    assert recognizer.classify({"discard": view})[0].card == "b5"
 
 
 def test_corners_are_on_the_top_card(recognizer):
