@@ -4,6 +4,7 @@ and cut the top card out as a small upright image for the classifier."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -20,10 +21,10 @@ WHITE_TARGET = 235.0
 
 @dataclass
 class ZoneView:
-    """One zone seen from above: the image as the camera saw it, card mask and what was found."""
+    """One zone seen from above: its picture, the card mask and what was found."""
 
     zone: str
-    image: np.ndarray
+    image: np.ndarray              # half size, as the camera saw it (not colour-balanced)
     mask: np.ndarray
     crop: np.ndarray | None        # the top card, upright, CROP size, colour-balanced
     rect_px: np.ndarray | None     # its four corners in the zone image
@@ -92,10 +93,10 @@ class EmptyZone:
                          _quadratic_terms(gx, gy).astype(np.float32), typical)
 
     @staticmethod
-    def from_image(img: np.ndarray) -> EmptyZone:
-        """The background of a zone image with nothing on it (a table without a printed mat)."""
-        small = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    def from_half(half: np.ndarray) -> EmptyZone:
+        """The background of a zone with nothing on it (a table without a printed mat), from its
+        half-size image."""
+        lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB)
         lightness = lab[..., 0].astype(np.float32)
         typical = max(float(np.median(lightness)), 1.0)
         k = np.ones((5, 5), np.uint8)  # the table's grain and a little camera shake
@@ -120,26 +121,72 @@ def empty_zone(zone: str, half: tuple[int, int]) -> EmptyZone:
                                     flags=cv2.INTER_AREA, borderValue=(mat.BACKGROUND_GREY,) * 3)
         lab = cv2.cvtColor(empty, cv2.COLOR_BGR2LAB)
         grey_l = cv2.cvtColor(np.full((1, 1, 3), mat.BACKGROUND_GREY, np.uint8), cv2.COLOR_BGR2LAB)[0, 0, 0]
-        light = lab[..., 0].astype(np.float32) / float(grey_l)
+        light = lab[..., 0].astype(np.float32) / float(grey_l)  # relative to the mat's grey
         k = np.ones((7, 7), np.uint8)
         h, w = half
-        low, high, lab = (np.ascontiguousarray(m[:h * 2:2, :w * 2:2]) for m in (cv2.erode(light, k), cv2.dilate(light, k), lab))
+        low, high, lab = (np.ascontiguousarray(m[:h * 2:2, :w * 2:2])
+                          for m in (cv2.erode(light, k), cv2.dilate(light, k), lab))
         plain = (np.abs(low - 1) < 0.05) & (np.abs(high - 1) < 0.05)  # the mat's grey, away from the print
         _EMPTY[key] = EmptyZone.from_lab(lab, low, high, plain, MAT_GREY_L)
     return _EMPTY[key]
 
 
-def zone_image(frame: np.ndarray, pose: mat.MatPose, zone: str) -> np.ndarray:
+def half_size(frame: np.ndarray) -> np.ndarray:
+    """The frame at half size, each pixel the mean of four (the same as a zone image made at full
+    size and then halved, for a fraction of the work)."""
+    return cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
+
+
+def zone_pixels(frame: np.ndarray, pose: mat.MatPose, zone: str, frame_half: np.ndarray | None = None) -> ZonePixels:
+    """``frame_half``: ``half_size(frame)`` when several zones are looked at."""
     t, size = _zone_transform(zone)
-    return cv2.warpPerspective(frame, t @ pose.frame_to_mm, size, flags=cv2.INTER_LINEAR)
+    return ZonePixels.of_frame(frame, half_size(frame) if frame_half is None else frame_half,
+                               t @ pose.frame_to_mm, size)
+
+
+@dataclass
+class ZonePixels:
+    """A zone seen from above: the half-size image that outlines are found in, and the full-size
+    pixels, made only where they are needed (the top card, or a hard pile)."""
+
+    half: np.ndarray
+    size: tuple[int, int]                                   # full size (w, h)
+    region: Callable[[int, int, int, int], np.ndarray]      # full-size pixels of x0, y0, x1, y1
+
+    @staticmethod
+    def of_image(img: np.ndarray) -> ZonePixels:
+        half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        return ZonePixels(half, (img.shape[1], img.shape[0]), lambda x0, y0, x1, y1: img[y0:y1, x0:x1])
+
+    @staticmethod
+    def of_frame(frame: np.ndarray, frame_half: np.ndarray, to_zone: np.ndarray, size: tuple[int, int]) -> ZonePixels:
+        """``frame_half``: ``half_size(frame)``; ``to_zone``: frame pixels → full-size zone pixels."""
+        zone_to_half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])  # a half pixel covers two
+        half_to_frame = np.array([[2, 0, 0.5], [0, 2, 0.5], [0, 0, 1]])
+        half = cv2.warpPerspective(frame_half, zone_to_half @ to_zone @ half_to_frame,
+                                   (size[0] // 2, size[1] // 2), flags=cv2.INTER_LINEAR)
+
+        def region(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+            shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+            return cv2.warpPerspective(frame, shift @ to_zone, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        return ZonePixels(half, size, region)
+
+    def full(self) -> np.ndarray:
+        return self.region(0, 0, *self.size)
+
+    def crop(self, box: np.ndarray) -> np.ndarray:
+        """The card with corners ``box`` (full-size zone pixels), upright, from just its region."""
+        x0, y0 = np.maximum(np.floor(box.min(0)).astype(int) - 2, 0)
+        x1, y1 = np.minimum(np.ceil(box.max(0)).astype(int) + 3, self.size)
+        return upright_crop(self.region(x0, y0, x1, y1), box - [x0, y0])
 
 
 def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray | None,
-                 empty: EmptyZone | None = None) -> ZoneView:
-    """``empty``: what the zone looks like with nothing on it (default: the printed mat)."""
+                 empty: EmptyZone | None = None, frame_half: np.ndarray | None = None) -> ZoneView:
+    """``empty``: what the zone looks like with nothing on it (default: the printed mat);
+    ``frame_half``: ``half_size(frame)`` when several zones are looked at."""
     t, _ = _zone_transform(zone)
-    img = zone_image(frame, pose, zone)
-    view = find_in_view(img, zone, gains, empty)
+    view = find_in_view(zone_pixels(frame, pose, zone, frame_half), zone, gains, empty)
     if view.rect_px is not None:
         back = np.linalg.inv(t @ pose.frame_to_mm)
         view.corners = cv2.perspectiveTransform(view.rect_px.reshape(-1, 1, 2), back).reshape(4, 2)
@@ -151,15 +198,17 @@ def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))
 
 
-def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
+def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | None = None,
                  empty: EmptyZone | None = None) -> ZoneView:
-    """The top card in a zone image seen from above; ``gains`` balance its colours (None: they are
-    balanced already). Only the half-size image used for the outlines and the crop are balanced."""
-    size = (img.shape[1], img.shape[0])
-    mask = card_mask(img, zone, gains, empty)
+    """The top card in a zone seen from above (an image, or its ``ZonePixels``); ``gains`` balance
+    its colours (None: they are balanced already). Only the half-size image and the crop are
+    balanced."""
+    pixels = ZonePixels.of_image(img) if isinstance(img, np.ndarray) else img
+    size = pixels.size
+    mask = card_mask(pixels.half, size, zone, gains, empty)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
-    view = ZoneView(zone, img, mask, None, None, None, float(sum(areas) / CARD_AREA),
+    view = ZoneView(zone, pixels.half, mask, None, None, None, float(sum(areas) / CARD_AREA),
                     any(_occluding(c, a, size) for c, a in zip(contours, areas)))
     inside = [(a, c) for c, a in zip(contours, areas) if _centre_in_zone(c, zone)]
     if not inside:
@@ -168,11 +217,11 @@ def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
     if not 0.3 * CARD_AREA <= area <= 2.6 * CARD_AREA:
         return view
     if area < 0.55 * CARD_AREA:  # part of a card, the rest lost in glare as bright as its face
-        top = _fit_card(biggest, img, mask, partial=True)
+        top = _fit_card(biggest, pixels.full(), mask, partial=True)
     else:
         top = _top_card(biggest, mask.shape)
         if top is None:
-            top = _fit_card(biggest, img, mask)
+            top = _fit_card(biggest, pixels.full(), mask)
         if top is None and area <= 2.2 * CARD_AREA:
             top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
     if top is None:
@@ -180,18 +229,18 @@ def find_in_view(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
     rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
     view.rect_px = box
-    view.crop = balance(upright_crop(img, box), gains)
+    view.crop = balance(pixels.crop(box), gains)
     return view
 
 
 DIST_WEIGHTS = np.array([[0.0, 1.5, 1.5]], np.float32)  # colour counts half again as much as lightness
 
 
-def card_mask(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
+def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndarray | None = None,
               empty: EmptyZone | None = None) -> np.ndarray:
-    """Pixels that differ from the empty printed mat (card faces, borders, hands). Worked out at
-    half resolution (1.5 px per mm is plenty for outlines), returned at full resolution."""
-    small = balance(cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA), gains)
+    """Pixels that differ from the empty background (card faces, borders, hands). Worked out on
+    the half-size image (1.5 px per mm is plenty for outlines), returned at full ``size``."""
+    small = balance(half, gains)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     empty = empty or empty_zone(zone, small.shape[:2])
     grey = _background_light(lab, empty)
@@ -203,7 +252,7 @@ def card_mask(img: np.ndarray, zone: str, gains: np.ndarray | None = None,
     mask = cv2.compare(dist, 38.0, cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    mask = cv2.resize(mask, (img.shape[1], img.shape[0]), interpolation=cv2.INTER_LINEAR)
+    mask = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)
     mask = cv2.compare(mask, 127, cv2.CMP_GT)
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from . import finder, mat
@@ -39,8 +40,8 @@ def look_at_mat(detector: mat.MatDetector, frame: np.ndarray,
     pose = pose or detector.detect(frame)
     if pose is None:
         return None, {}
-    gains = finder.white_gains(frame, pose)
-    return pose, {z: finder.look_at_zone(frame, pose, z, gains) for z in ZONE_NAMES}
+    gains, half = finder.white_gains(frame, pose), finder.half_size(frame)
+    return pose, {z: finder.look_at_zone(frame, pose, z, gains, frame_half=half) for z in ZONE_NAMES}
 
 
 @dataclass

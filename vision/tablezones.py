@@ -45,6 +45,7 @@ class TableZones:
 
     def look(self, frame: np.ndarray) -> tuple[mat.MatPose, dict[str, finder.ZoneView]]:
         height, width = frame.shape[:2]
+        half = finder.half_size(frame)
         views = {}
         for zone, pose in self._poses.items():
             x1, y1 = self.rects[zone][2:]
@@ -52,6 +53,6 @@ class TableZones:
                 raise ZoneOutsidePicture(f"the {zone} zone reaches ({x1:.0f}, {y1:.0f}), outside the camera "
                                          f"picture of {width}x{height}: correct {zone}_zone under [camera]")
             if zone not in self._empty:
-                self._empty[zone] = finder.EmptyZone.from_image(finder.zone_image(frame, pose, zone))
-            views[zone] = finder.look_at_zone(frame, pose, zone, None, self._empty[zone])
+                self._empty[zone] = finder.EmptyZone.from_half(finder.zone_pixels(frame, pose, zone, half).half)
+            views[zone] = finder.look_at_zone(frame, pose, zone, None, self._empty[zone], half)
         return next(iter(self._poses.values())), views

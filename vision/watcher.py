@@ -53,8 +53,8 @@ def _changed(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _thumb(view: ZoneView) -> np.ndarray:
-    grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
-    return cv2.resize(grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA).astype(np.float32)
+    grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)  # already half size
+    return cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 @dataclass
@@ -117,6 +117,7 @@ class Watcher:
         return [CardPlaced(name, card.card, card.confidence, card.candidates)]
 
 
-def make_watcher(profile: str | None = None, zones: dict[str, tuple[float, float, float, float]] | None = None) -> Watcher:
+def make_watcher(profile: str | None = None,
+                 zones: dict[str, tuple[float, float, float, float]] | None = None) -> Watcher:
     """``zones``: rectangles in the picture for a table without the printed mat."""
     return Watcher(Recognizer.with_profile(profile, TableZones(zones) if zones else None))
