@@ -51,8 +51,8 @@ def test_cards_on_a_bare_table_are_found_in_their_zones_and_recognised():
 def test_the_watcher_reports_a_card_laid_on_a_bare_table():
     camera = synth.Camera(tilt=5, roll=2, fill=0.8)
     zones = zone_rects(camera)
-    watcher = camera_from_config(parse_config({"camera": {
-        "source": "folder:.", "play_zone": list(zones["play"]), "discard_zone": list(zones["discard"])}})).make_watcher()
+    settings = {"source": "folder:.", "play_zone": list(zones["play"]), "discard_zone": list(zones["discard"])}
+    watcher = camera_from_config(parse_config({"camera": settings})).make_watcher()
     rng = np.random.default_rng(4)
     scene = synth.Scene()
     events = []

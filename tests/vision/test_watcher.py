@@ -1,6 +1,5 @@
 """The watcher on rendered sequences: one event per card laid, none for hands, shadows or
 straightening, and a cleared zone when the pile is taken away."""
-import numpy as np
 import pytest
 
 from vision import synth
