@@ -155,8 +155,7 @@ class ZonePixels:
 
     @staticmethod
     def of_image(img: np.ndarray) -> ZonePixels:
-        half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
-        return ZonePixels(half, (img.shape[1], img.shape[0]), lambda x0, y0, x1, y1: img[y0:y1, x0:x1])
+        return ZonePixels(half_size(img), (img.shape[1], img.shape[0]), lambda x0, y0, x1, y1: img[y0:y1, x0:x1])
 
     @staticmethod
     def of_frame(frame: np.ndarray, frame_half: np.ndarray, to_zone: np.ndarray, size: tuple[int, int]) -> ZonePixels:

@@ -60,7 +60,7 @@ def _thumb(view: ZoneView) -> np.ndarray:
 @dataclass
 class Watcher:
     """``redetect``: seconds between looks for the mat's markers (the box and the mat stay put;
-    a bumped camera is found again within that time, or at once if the zones stop making sense)."""
+    a bumped camera is found again within that time)."""
 
     recognizer: Recognizer
     settle: float = 0.2
