@@ -3,6 +3,7 @@ homography), balance the colours on the mat's white patches, separate cards from
 and cut the top card out as a small upright image for the classifier."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -197,46 +198,77 @@ def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))
 
 
+CUT = 38.0                 # how far from the empty mat's colour a card's pixels are, at least
+FAINT_CUTS = (30.0, 18.0)  # the same in glare or dim light, when a second look is needed
+
+
 def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | None = None,
                  empty: EmptyZone | None = None) -> ZoneView:
     """The top card in a zone seen from above (an image, or its ``ZonePixels``); ``gains`` balance
     its colours (None: they are balanced already). Only the half-size image and the crop are
-    balanced."""
+    balanced. Something faint but no card (and no glare spot): further looks take smaller
+    differences from the empty mat for a card (a white card in glare), if its outline shows as a
+    card's."""
     pixels = ZonePixels.of_image(img) if isinstance(img, np.ndarray) else img
+    full = functools.cache(pixels.full)
+    view, glare = _look_for_card(pixels, full, zone, gains, empty, CUT)
+    for cut in FAINT_CUTS:
+        if view.crop is not None or view.occluded or glare or view.area < 0.02:
+            break
+        second, _ = _look_for_card(pixels, full, zone, gains, empty, cut)
+        if second.crop is not None:
+            return second
+    return view
+
+
+def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, gains: np.ndarray | None,
+                   empty: EmptyZone | None, cut: float) -> tuple[ZoneView, bool]:
+    """The zone's view, and whether what stood out was a glare spot rather than a card."""
     size = pixels.size
-    mask = card_mask(pixels.half, size, zone, gains, empty)
+    mask = card_mask(pixels.half, size, zone, gains, empty, cut)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
     view = ZoneView(zone, pixels.half, mask, None, None, None, float(sum(areas) / CARD_AREA),
                     any(_occluding(c, a, size) for c, a in zip(contours, areas)))
     inside = [(a, c) for c, a in zip(contours, areas) if _centre_in_zone(c, zone)]
     if not inside:
-        return view
+        return view, False
     area, biggest = max(inside, key=lambda ac: ac[0])
-    if not 0.3 * CARD_AREA <= area <= 2.6 * CARD_AREA:
-        return view
+    strict = cut < CUT  # a faint outline must be a card's; no guessing from a rough shape
+    if area < (0.55 if strict else 0.3) * CARD_AREA:
+        return view, False
+    glare = False
     if area < 0.55 * CARD_AREA:  # part of a card, the rest lost in glare as bright as its face
-        top = _fit_card(biggest, pixels.full(), mask, partial=True)
+        top = _fit_card(biggest, full(), mask, partial=True)
     else:
-        top = _top_card(biggest, mask.shape)
-        if top is None:
-            top = _fit_card(biggest, pixels.full(), mask)
-        if top is None and area <= 2.2 * CARD_AREA:
-            top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
+        top = _top_card(biggest, mask.shape) if area <= 2.6 * CARD_AREA else None
+        if top is not None and not strict and not _sharp_edged(top, pixels.half):
+            top, glare = None, True  # a glare spot cut straight by the picture's edge
+        if top is None:  # a lower card sticks out far, or the pile merged with a shade on the mat
+            top = _fit_card(biggest, full(), mask)
+        if top is None and area <= 2.2 * CARD_AREA and not strict:
+            if _sharp_edged(biggest, pixels.half):
+                top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
+            else:
+                glare = True
+        if top is None:  # dim or washed-out light: the card's edges are faint
+            top = _fit_card(biggest, full(), mask, faint=True)
     if top is None:
-        return view
+        return view, glare
     rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
+    if strict and not ((box >= 4).all() and (box < np.array(size) - 4).all()):
+        return view, False  # a faint outline cut by the zone picture's edge: glare, or the mat's edge
     view.rect_px = box
     view.crop = balance(pixels.crop(box), gains)
-    return view
+    return view, False
 
 
 DIST_WEIGHTS = np.array([[0.0, 1.5, 1.5]], np.float32)  # colour counts half again as much as lightness
 
 
 def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndarray | None = None,
-              empty: EmptyZone | None = None) -> np.ndarray:
+              empty: EmptyZone | None = None, cut: float = CUT) -> np.ndarray:
     """Pixels that differ from the empty background (card faces, borders, hands). Worked out on
     the half-size image (1.5 px per mm is plenty for outlines), returned at full ``size``."""
     small = balance(half, gains)
@@ -248,7 +280,7 @@ def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndar
     too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), 0.0)
     colour = cv2.transform(cv2.absdiff(lab, empty.lab), DIST_WEIGHTS)  # saturates at 255: far above the cut
     dist = cv2.add(cv2.add(too_dark, too_light), colour, dtype=cv2.CV_32F)
-    mask = cv2.compare(dist, 38.0, cv2.CMP_GT)
+    mask = cv2.compare(dist, cut, cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)
@@ -281,6 +313,19 @@ def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
             return np.full((h, w), float(np.median(light)), np.float32)
     small = empty.surface @ coef.astype(np.float32)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
+    """The light changes sharply across the outline (median over it, in grey levels per half-size
+    pixel): a card's edge is a step even when blurred (12 and more on rendered frames), a glare
+    spot's rim a gentle slope (2 to 3)."""
+    x, y, w, h = cv2.boundingRect(contour // 2)
+    x0, y0 = max(x - 2, 0), max(y - 2, 0)
+    grey = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2GRAY)
+    slope = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
+    slope = cv2.dilate(slope, np.ones((3, 3), np.uint8))  # the step may lie a pixel off the outline
+    outline = _border(contour.reshape(-1, 2) / 2.0 - [x0, y0], np.linspace(0, 1, 8, endpoint=False))
+    return float(np.median(_sample(slope, outline))) >= 5
 
 
 def _card_shaped(contour: np.ndarray) -> bool:
@@ -318,13 +363,15 @@ def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
 CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
 
 
-def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: bool = False) -> np.ndarray | None:
+def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: bool = False,
+              faint: bool = False) -> np.ndarray | None:
     """A pile whose lower card sticks out too far for opening: try a card-sized rectangle against
     each straight stretch of the pile's outline and keep the one whose whole border lies on image
     edges (the top card's border is seen all round; a lower card's is hidden under the top one).
     ``partial``: the outline is only part of a card; the rectangle must hold all of it instead of
-    lying within it, and more of its border must be seen."""
-    low, high = (20, 60) if partial else (40, 120)  # glare leaves the far edges faint
+    lying within it, and more of its border must be seen. ``faint``: weaker edges count (dim or
+    washed-out light)."""
+    low, high = (20, 60) if partial or faint else (40, 120)  # glare leaves the far edges faint
     edges = cv2.dilate(cv2.Canny(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), low, high), np.ones((5, 5), np.uint8))
     poly = cv2.approxPolyDP(contour, 4, True).reshape(-1, 2).astype(np.float32)
     centre = poly.mean(axis=0)

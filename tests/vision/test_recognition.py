@@ -69,6 +69,37 @@ def test_a_card_half_lost_in_glare_is_still_cut_out_whole(recognizer):
     assert recognizer.classify({"discard": view})[0].card == "b5"
 
 
+def test_a_pile_merged_with_glare_on_the_mat_is_still_found(recognizer):
+    """A recorded play zone (rendered, held-out design, colour-balanced): a glare spot lights the
+    mat beside a pile so much that pile and spot make one outline, bigger than any pile; the top
+    card is the card-sized rectangle inside it whose border is seen all round."""
+    img = cv2.imread(os.path.join(FRAMES, "glare-merged-play-r3.png"))
+    view = finder.find_in_view(img, "play")
+    assert view.area > 2.6 and view.crop is not None
+    (w, h) = cv2.minAreaRect(view.rect_px.astype(np.float32))[1]
+    assert abs(w * h / finder.CARD_AREA - 1) < 0.15
+    assert recognizer.classify({"play": view})[0].card == "r3"
+
+
+def test_a_glare_spot_on_an_empty_zone_is_not_a_card():
+    """A recorded empty play zone (rendered, colour-balanced): a lamp's reflection makes a bright
+    patch the size of a small pile, but its rim fades gently where a card's edge is a step."""
+    view = finder.find_in_view(cv2.imread(os.path.join(FRAMES, "glare-empty-play.png")), "play")
+    assert view.area > 1.0  # the patch does stand out from the mat
+    assert view.crop is None
+
+
+def test_a_card_washed_out_by_glare_is_found_on_a_second_look(recognizer):
+    """A recorded discard zone (rendered, held-out design, colour-balanced): a white card lies in
+    a glare spot, so only part of it differs enough from the mat; a second look with a finer cut
+    finds its whole, card-shaped outline."""
+    view = finder.find_in_view(cv2.imread(os.path.join(FRAMES, "glare-white-discard-b3.png")), "discard")
+    assert view.crop is not None
+    (w, h) = cv2.minAreaRect(view.rect_px.astype(np.float32))[1]
+    assert abs(w * h / finder.CARD_AREA - 1) < 0.15
+    assert recognizer.classify({"discard": view})[0].card == "b3"
+
+
 def test_corners_are_on_the_top_card(recognizer):
     for scene, frame, camera in held_out_frames(4, seed=7):
         for seen in recognizer.analyse(frame).cards:
