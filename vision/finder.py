@@ -393,7 +393,11 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
                 box = np.array([anchor, anchor + u * side, anchor + u * side + n * other, anchor + n * other])
                 rough.append((_edge_score(box, edges, t), box, u, n))
     offsets = np.array(shifts, np.float32)
-    for _, box, u, n in sorted(rough, key=lambda r: -r[0])[:4]:  # only the likeliest are moved about
+    rough.sort(key=lambda r: -r[0])
+    # only the likeliest are moved about: the best four, and the best two that already hold (in
+    # faint light the mat's texture gives stray edges that can outscore the card)
+    holding = [r for r in rough[4:] if _holds(r[1], poly, mask, t, partial)][:2]
+    for _, box, u, n in rough[:4] + holding:
         moves = offsets[:, :1] * u + offsets[:, 1:] * n                      # (shifts, 2)
         border = _border(box, t)[None] + moves[:, None]                      # (shifts, points, 2)
         scores = (_sample(edges, border.reshape(-1, 2)) > 0).reshape(len(moves), -1).mean(1)
