@@ -323,9 +323,16 @@ def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
     grey = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2GRAY)
     slope = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
-    slope = cv2.dilate(slope, np.ones((3, 3), np.uint8))  # the step may lie a pixel off the outline
-    outline = _border(contour.reshape(-1, 2) / 2.0 - [x0, y0], np.linspace(0, 1, 8, endpoint=False))
-    return float(np.median(_sample(slope, outline))) >= 5
+    slope = cv2.dilate(slope, np.ones((5, 5), np.uint8))  # the step may lie two pixels off the outline
+    return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0])))) >= 5
+
+
+def _evenly_along(poly: np.ndarray, step: float = 1.0) -> np.ndarray:
+    """Points every ``step`` pixels along a closed outline (its corners alone crowd at curves)."""
+    ends = np.vstack([poly, poly[:1]]).astype(np.float64)
+    at = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(ends, axis=0), axis=1))])
+    walk = np.arange(0.0, at[-1], step)
+    return np.stack([np.interp(walk, at, ends[:, 0]), np.interp(walk, at, ends[:, 1])], axis=1)
 
 
 def _card_shaped(contour: np.ndarray) -> bool:
