@@ -1,7 +1,7 @@
 """Card vision figures: accuracy on held-out rendered designs (with and without a taught profile),
 confident mistakes, zone assignment, speed per 1280x720 frame on one core, watcher latency, and
 memory after loading the model. Usage: python bench/bench_vision.py [--frames 2000] [--designs 1000]
-[--seed 2026] (other designs and seeds give a fresh held-out set)"""
+[--seed 2026] [--zones-only] (other designs and seeds give a fresh held-out set)"""
 import argparse
 import os
 import statistics
@@ -20,7 +20,7 @@ from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.commands import card_crop  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.mat import MatDetector  # noqa: E402
-from vision.recognize import Recognizer  # noqa: E402
+from vision.recognize import Recognizer, look_at_mat  # noqa: E402
 from vision.train import TEST_DESIGN_BASE  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
 
@@ -68,6 +68,28 @@ def accuracy(frames: int, first_design: int, seed: int) -> None:
               f" {right / total:.4f} ({right}/{total}); wrong with confidence >= 0.9: {bad / total:.4%}")
     print(f"zone assignment: {zones_ok / zones_total:.4f} ({zones_ok}/{zones_total}) "
           f"over {per_design * DESIGNS} frames of {DESIGNS} held-out designs")
+
+
+def zones(frames: int, first_design: int, seed: int) -> None:
+    """Finding cards alone, on scenes whose zones may be empty: piles found, and cards reported on
+    an empty zone (a glare spot taken for a card)."""
+    rng = np.random.default_rng(seed)
+    detector = MatDetector()
+    empty = false = piles = found = 0
+    for k in range(frames):
+        design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + first_design + k % 40)
+        scene = synth.random_scene(rng, design)
+        frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=45), synth.Light.random(rng), k)
+        _, views = look_at_mat(detector, frame)
+        for zone, view in views.items():
+            if scene.top(zone) is None:
+                empty, false = empty + 1, false + (view.crop is not None)
+            else:
+                piles, found = piles + 1, found + (view.crop is not None)
+        print(f"\r  frame {k + 1}/{frames}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(f"piles found: {found / piles:.4f} ({found}/{piles}); cards reported on empty zones: {false}/{empty} "
+          f"over {frames} frames of 40 held-out designs")
 
 
 ROUNDS = 5
@@ -147,7 +169,12 @@ def main() -> None:
     p.add_argument("--designs", type=int, default=1000,
                    help="first of the 20 held-out designs (counted from the first held-out seed)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
+    p.add_argument("--zones-only", action="store_true",
+                   help="only how well cards are found, on scenes whose zones may be empty (40 designs)")
     args = p.parse_args()
+    if args.zones_only:
+        zones(args.frames, args.designs, args.seed)
+        return
     speed()
     latency()
     memory()
