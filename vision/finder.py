@@ -212,12 +212,11 @@ def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | No
     pixels = ZonePixels.of_image(img) if isinstance(img, np.ndarray) else img
     full = functools.cache(pixels.full)
     view, glare = _look_for_card(pixels, full, zone, gains, empty, CUT)
-    for cut in FAINT_CUTS:
-        if view.crop is not None or view.occluded or glare or view.area < 0.02:
-            break
-        second, _ = _look_for_card(pixels, full, zone, gains, empty, cut)
-        if second.crop is not None:
-            return second
+    if view.crop is None and not view.occluded and not glare and view.area >= 0.02:
+        for cut in FAINT_CUTS:
+            second, _ = _look_for_card(pixels, full, zone, gains, empty, cut)
+            if second.crop is not None:
+                return second
     return view
 
 

@@ -65,12 +65,11 @@ def frame_samples(rng: np.random.Generator, design: synth.CardDesign,
                   detector: mat.MatDetector) -> list[tuple[np.ndarray, str]]:
     """The top card of each zone of a whole rendered camera frame, cut out exactly as the box
     does it (perspective, white balance from the mat's patches, the camera's noise)."""
-    scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(LABELS, 6)])
+    scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(LABELS, 6)])  # no zone empty
     frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=45), synth.Light.random(rng),
                                int(rng.integers(1 << 16)))
     _, views = look_at_mat(detector, frame)
-    return [(v.crop, scene.top(zone).card) for zone, v in views.items()
-            if v.crop is not None and scene.top(zone) is not None]
+    return [(v.crop, scene.top(zone).card) for zone, v in views.items() if v.crop is not None]
 
 
 def _make(args: tuple[int, int, int, float]) -> tuple[list[np.ndarray], list[int]]:
