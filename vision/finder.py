@@ -16,6 +16,7 @@ PPM = 3.0                     # zone images: pixels per millimetre
 MARGIN_MM = 14.0              # looked at around each zone: cards may hang over its edge
 CROP = (48, 72)               # classifier input (w, h), portrait
 CARD_AREA = mat.CARD_MM[0] * mat.CARD_MM[1] * PPM * PPM
+CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
 MAT_GREY_L = 140  # the mat's grey in Lab lightness once the white patches read white
 WHITE_TARGET = 235.0
 
@@ -252,12 +253,14 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
                 glare = True
         if top is None:  # dim or washed-out light: the card's edges are faint
             top = _fit_card(biggest, full(), mask, faint=True)
+        if top is None and not strict:  # no stretch of the outline is the top card's
+            top = _search_card(full(), mask)
     if top is None:
         return view, glare
     rect = cv2.minAreaRect(top)
     box = _portrait(cv2.boxPoints(rect))
-    if strict and not ((box >= 4).all() and (box < np.array(size) - 4).all()):
-        return view, False  # a faint outline cut by the zone picture's edge: glare, or the mat's edge
+    if strict and not (_card_sized(rect) and (box >= 4).all() and (box < np.array(size) - 4).all()):
+        return view, False  # a faint outline not of one whole card: glare, or cut by the mat's edge
     view.rect_px = box
     view.crop = balance(pixels.crop(box), gains)
     return view, False
@@ -344,6 +347,12 @@ def _card_shaped(contour: np.ndarray) -> bool:
     return fill > 0.8 and 1.2 < ratio < 2.0 and w * h < 1.5 * CARD_AREA
 
 
+def _card_sized(rect: tuple) -> bool:
+    """Within an eighth of a card's width and length (a glare spot may be as round as a pile)."""
+    short, long_ = sorted(rect[1])
+    return abs(short / CARD_PX[0] - 1) < 0.12 and abs(long_ / CARD_PX[1] - 1) < 0.12
+
+
 SLIVERS = [cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)) for k in (1, 13, 23, 31)]  # 0-21 mm at half size
 
 
@@ -365,8 +374,6 @@ def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
             return best
     return None
 
-
-CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
 
 
 def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: bool = False,
@@ -414,6 +421,46 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
                 best, best_score = box + moves[k], float(scores[k])
                 break
     return None if best is None else best.reshape(-1, 1, 2).astype(np.int32)
+
+
+SEARCH_SEEN = (0.55, 0.75)  # share of each side, and of the whole border, on edges at least
+
+
+def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """A pile merged with glare or shade all round its top card, so that no stretch of the outline
+    belongs to the card: slide a card-sized rectangle along every straight edge seen within the
+    outline, and keep the one that lies within it and has edges under all four of its sides (a
+    glare spot's soft rim gives no straight edges; the mat's printed lines give one side only)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    canny = cv2.bitwise_and(cv2.Canny(grey, 10, 30), cv2.dilate(mask, np.ones((9, 9), np.uint8)))
+    segments = cv2.HoughLinesP(canny, 1, np.pi / 180, 20, minLineLength=0.3 * CARD_PX[0], maxLineGap=8)
+    if segments is None:
+        return None
+    boxes = []
+    for p, q in segments.reshape(-1, 2, 2).astype(np.float64):
+        length = float(np.linalg.norm(q - p))
+        u = (q - p) / length
+        for n in (np.array([-u[1], u[0]]), np.array([u[1], -u[0]])):    # the card lies on either side
+            for side, other in (CARD_PX, CARD_PX[::-1]):
+                if length > 1.1 * side:
+                    continue
+                for along in np.arange(length - side - 6, 6.1, 3.0):   # the side holds the segment
+                    for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
+                        a = p + u * along + n * off
+                        boxes.append([a, a + u * side, a + u * side + n * other, a + n * other])
+    boxes = np.array(boxes)
+    t = np.linspace(0, 1, 24, endpoint=False)
+    edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
+    border = np.concatenate([boxes[:, i:i + 1] + t[:, None] * (np.roll(boxes, -1, 1)[:, i:i + 1] - boxes[:, i:i + 1])
+                             for i in range(4)], axis=1)                 # (boxes, 4 sides x 24, 2)
+    seen = (_sample(edges, border.reshape(-1, 2)) > 0).reshape(len(boxes), 4, -1).mean(2)
+    score = np.where(seen.min(1) >= SEARCH_SEEN[0], seen.mean(1), 0.0)
+    for k in np.argsort(-score)[:20]:
+        if score[k] < SEARCH_SEEN[1]:
+            break
+        if _holds(boxes[k], np.empty((0, 2)), mask, t, False):
+            return boxes[k].reshape(-1, 1, 2).astype(np.int32)
+    return None
 
 
 def _border(box: np.ndarray, t: np.ndarray) -> np.ndarray:
