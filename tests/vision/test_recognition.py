@@ -89,6 +89,30 @@ def test_a_glare_spot_on_an_empty_zone_is_not_a_card():
     assert view.crop is None
 
 
+def test_a_glare_spot_seen_only_on_a_finer_look_is_not_a_card():
+    """A recorded empty discard zone (rendered, colour-balanced): the finest look outlines a glare
+    spot as filled and about as long as a card but a quarter wider; a card found on a finer look
+    must have a card's size."""
+    img = cv2.imread(os.path.join(FRAMES, "glare-empty-discard-faint.png"))
+    finest = finder.card_mask(finder.half_size(img), (img.shape[1], img.shape[0]), "discard", cut=finder.FAINT_CUTS[-1])
+    contours, _ = cv2.findContours(finest, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    assert max(cv2.contourArea(c) for c in contours) > 0.9 * finder.CARD_AREA  # the spot does stand out
+    assert finder.find_in_view(img, "discard").crop is None
+
+
+def test_a_pile_merged_with_glare_that_reaches_the_zone_edge_is_found(recognizer):
+    """A recorded frame (rendered, held-out design, saved as JPEG): glare joins a pile of three
+    white cards to the zone's edge, so no stretch of the outline is the top card's and the zone
+    also reads as covered; the top card is the card-sized rectangle along the edges inside."""
+    frame = cv2.imread(os.path.join(FRAMES, "glare-edge-merged-frame-play-y4.jpg"))
+    result = recognizer.analyse(frame)
+    play = result.views["play"]
+    assert play.area > 2.0 and play.occluded
+    (w, h) = cv2.minAreaRect(play.rect_px.astype(np.float32))[1]
+    assert abs(w * h / finder.CARD_AREA - 1) < 0.15
+    assert [c.card for c in result.cards if c.zone == "play"] == ["y4"]
+
+
 def test_a_card_washed_out_by_glare_is_found_on_a_second_look(recognizer):
     """A recorded discard zone (rendered, held-out design, colour-balanced): a white card lies in
     a glare spot, so only part of it differs enough from the mat; a second look with a finer cut
