@@ -448,12 +448,12 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
                     for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
                         a = p + u * along + n * off
                         boxes.append([a, a + u * side, a + u * side + n * other, a + n * other])
+    if not boxes:
+        return None
     boxes = np.array(boxes)
     t = np.linspace(0, 1, 24, endpoint=False)
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
-    border = np.concatenate([boxes[:, i:i + 1] + t[:, None] * (np.roll(boxes, -1, 1)[:, i:i + 1] - boxes[:, i:i + 1])
-                             for i in range(4)], axis=1)                 # (boxes, 4 sides x 24, 2)
-    seen = (_sample(edges, border.reshape(-1, 2)) > 0).reshape(len(boxes), 4, -1).mean(2)
+    seen = (_sample(edges, _border(boxes, t).reshape(-1, 2)) > 0).reshape(len(boxes), 4, -1).mean(2)
     score = np.where(seen.min(1) >= SEARCH_SEEN[0], seen.mean(1), 0.0)
     for k in np.argsort(-score)[:20]:
         if score[k] < SEARCH_SEEN[1]:
@@ -464,7 +464,11 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
 
 
 def _border(box: np.ndarray, t: np.ndarray) -> np.ndarray:
-    return np.concatenate([a + np.outer(t, b - a) for a, b in zip(box, np.roll(box, -1, 0))])
+    """Points at ``t`` along each side of a box, side by side; of many boxes at once for
+    (..., 4, 2) corners."""
+    ends = np.roll(box, -1, axis=-2)
+    return np.concatenate([box[..., i:i + 1, :] + t[:, None] * (ends[..., i:i + 1, :] - box[..., i:i + 1, :])
+                           for i in range(4)], axis=-2)
 
 
 def _edge_score(box: np.ndarray, edges: np.ndarray, t: np.ndarray) -> float:
