@@ -19,7 +19,7 @@ from vision import synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.commands import card_crop  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
-from vision.mat import CARD_MM, MatDetector  # noqa: E402
+from vision.mat import MatDetector  # noqa: E402
 from vision.recognize import Recognizer, look_at_mat  # noqa: E402
 from vision.train import TEST_DESIGN_BASE  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
@@ -74,10 +74,13 @@ def accuracy(frames: int, first_design: int, seed: int) -> None:
 
 
 def _on_card(corners: np.ndarray, top: synth.Placed, camera: synth.Camera) -> bool:
-    """The middle of the reported corners lies on the true top card (within a fifth of its width)."""
-    truth = cv2.perspectiveTransform(np.array([[top.centre]], np.float64), camera.homography())[0, 0]
-    scale = np.linalg.norm(corners[1] - corners[0]) / CARD_MM[0]  # frame px per mm, along the short side
-    return bool(np.linalg.norm(corners.mean(0) - truth) < 9 * scale)
+    """The middle of the reported corners, taken back to the mat, lies within the true top card's
+    middle half (so the card went to its own zone and is not a neighbour or a card below)."""
+    middle = cv2.perspectiveTransform(corners.mean(0).reshape(1, 1, 2).astype(np.float64),
+                                      np.linalg.inv(camera.homography()))[0, 0]
+    card = top.corners_mm()
+    inner = card.mean(0) + 0.5 * (card - card.mean(0))
+    return cv2.pointPolygonTest(inner, (float(middle[0]), float(middle[1])), False) >= 0
 
 
 def zones(frames: int, first_design: int, seed: int) -> None:

@@ -2,7 +2,9 @@
 
 A zone is judged only when it has been still for ``settle`` seconds with nothing over it, so a
 hand passing, a shadow or a card being straightened never makes a second event: the top card must
-change identity, or a new card must visibly add to the pile, for another ``CardPlaced``.
+change identity, or a new card must visibly add to the pile, for another ``CardPlaced``. Something
+over a zone that stays perfectly still for ``resting`` seconds is a reflection, not a hand: a card
+found under it is announced, but it never clears the zone.
 """
 from __future__ import annotations
 
@@ -64,6 +66,7 @@ class Watcher:
 
     recognizer: Recognizer
     settle: float = 0.2
+    resting: float = 1.0
     redetect: float = 1.0
     zones: dict[str, _Zone] = field(default_factory=dict)
     _pose: Any = None
@@ -85,13 +88,15 @@ class Watcher:
             moving = z.thumb is None or _changed(thumb, z.thumb) > STILL
             prev_time = z.thumb_at
             z.thumb, z.thumb_at = thumb, now
-            if moving or view.occluded:
+            if moving:
                 z.still_since = None
                 continue
             if z.still_since is None:
                 z.still_since = prev_time  # it was already still in the previous frame
-            if now - z.still_since + 1e-6 < self.settle:
+            if now - z.still_since + 1e-6 < (self.resting if view.occluded else self.settle):
                 continue
+            if view.occluded and view.crop is None:
+                continue  # a still reflection with no card found under it says nothing
             if z.judged is not None and _changed(thumb, z.judged) < CHANGED:
                 continue
             to_judge.append((name, view, z, thumb))

@@ -77,3 +77,37 @@ def test_latency_from_still_to_event_is_at_most_300ms(watcher_factory):
         if w.feed(table.frame(), now):
             times.append(now)
     assert times and times[0] - 0.2 <= 0.3 + 1e-9
+
+
+def test_a_card_under_a_still_reflection_is_announced_once(watcher_factory):
+    """A recorded frame (rendered, held-out design): glare joins the play pile to the zone's edge,
+    so the zone reads as covered, as by a hand. It stays perfectly still, so after ``resting``
+    seconds the card found under it is announced, once."""
+    import os
+
+    import cv2
+    frame = cv2.imread(os.path.join(os.path.dirname(__file__), "frames", "glare-edge-merged-frame-play-y4.jpg"))
+    w: Watcher = watcher_factory()
+    times = {}
+    for i in range(40):
+        for e in w.feed(frame, i / FPS):
+            times.setdefault((type(e).__name__, e.zone, getattr(e, "card", None)), []).append(i / FPS)
+    play = {k: v for k, v in times.items() if k[1] == "play"}
+    assert list(play) == [("CardPlaced", "play", "y4")]
+    assert len(play[("CardPlaced", "play", "y4")]) == 1
+    assert w.resting - 1e-9 <= play[("CardPlaced", "play", "y4")][0] <= w.resting + 0.2
+
+
+def test_a_hand_resting_still_over_a_pile_neither_clears_nor_repeats_it(watcher_factory):
+    """A hand that lies still over the play zone for three seconds, then leaves: the pile's card
+    was announced once, before, and nothing else is said."""
+    w: Watcher = watcher_factory()
+    table = Table(seed=4, design=12)
+    table.lay("w3", "play")
+    ev, t = run(w, table, 4, 0.0)
+    assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+    table.scene.hand_zone, table.scene.hand_seed = "play", 5
+    ev, t = run(w, table, 30, t)
+    table.scene.hand_zone = None
+    ev2, t = run(w, table, 5, t)
+    assert ev + ev2 == []
