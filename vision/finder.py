@@ -375,7 +375,6 @@ def _top_card(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
     return None
 
 
-
 def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: bool = False,
               faint: bool = False) -> np.ndarray | None:
     """A pile whose lower card sticks out too far for opening: try a card-sized rectangle against
@@ -458,7 +457,7 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     for k in np.argsort(-score)[:20]:
         if score[k] < SEARCH_SEEN[1]:
             break
-        if _holds(boxes[k], np.empty((0, 2)), mask, t, False):
+        if _within(boxes[k], mask, t):
             return boxes[k].reshape(-1, 1, 2).astype(np.int32)
     return None
 
@@ -481,6 +480,11 @@ def _holds(box: np.ndarray, poly: np.ndarray, mask: np.ndarray, t: np.ndarray, p
     if partial:
         corners = box.astype(np.float32)
         return min(cv2.pointPolygonTest(corners, (float(x), float(y)), True) for x, y in poly) >= -4
+    return _within(box, mask, t)
+
+
+def _within(box: np.ndarray, mask: np.ndarray, t: np.ndarray) -> bool:
+    """The box, a little shrunk, lies on the mask (a card's border may sit just off the outline)."""
     inner = box.mean(0) + 0.8 * (_border(box, t) - box.mean(0))
     return bool((_sample(mask, inner) > 0).mean() > 0.97)
 

@@ -62,7 +62,8 @@ def _thumb(view: ZoneView) -> np.ndarray:
 @dataclass
 class Watcher:
     """``redetect``: seconds between looks for the mat's markers (the box and the mat stay put;
-    a bumped camera is found again within that time)."""
+    a bumped camera is found again within that time); ``settle``: how long a zone must be still
+    before it is judged; ``resting``: the same with something over it."""
 
     recognizer: Recognizer
     settle: float = 0.2
