@@ -235,8 +235,8 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
         return view, False
     area, biggest = max(inside, key=lambda ac: ac[0])
     strict = cut < CUT  # a faint outline must be a card's; no guessing from a rough shape
-    if area < (0.55 if strict else 0.3) * CARD_AREA:
-        return view, False
+    if area < (0.55 if strict else 0.3) * CARD_AREA or (strict and _touches_edge(biggest, size)):
+        return view, False  # too small, or a faint patch reaching out of the picture: glare
     glare = False
     if area < 0.55 * CARD_AREA:  # part of a card, the rest lost in glare as bright as its face
         top = _fit_card(biggest, full(), mask, partial=True)
@@ -499,9 +499,13 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 def _occluding(contour: np.ndarray, area: float, size: tuple[int, int]) -> bool:
     """A hand (or arm) over the zone: bigger than a small pile, or reaching in from outside."""
+    return area > 2.8 * CARD_AREA or (area > 1.2 * CARD_AREA and _touches_edge(contour, size))
+
+
+def _touches_edge(contour: np.ndarray, size: tuple[int, int]) -> bool:
+    """Reaches the edge of the zone's picture (comes from outside it)."""
     x, y, w, h = cv2.boundingRect(contour)
-    touches = x <= 1 or y <= 1 or x + w >= size[0] - 1 or y + h >= size[1] - 1
-    return area > 2.8 * CARD_AREA or (touches and area > 1.2 * CARD_AREA)
+    return x <= 1 or y <= 1 or x + w >= size[0] - 1 or y + h >= size[1] - 1
 
 
 def _centre_in_zone(contour: np.ndarray, zone: str) -> bool:
