@@ -1,5 +1,9 @@
 """The watcher on rendered sequences: one event per card laid, none for hands, shadows or
-straightening, and a cleared zone when the pile is taken away."""
+straightening, a card under a still reflection announced once, and a cleared zone when the pile
+is taken away."""
+import os
+
+import cv2
 import pytest
 
 from vision import synth
@@ -83,9 +87,6 @@ def test_a_card_under_a_still_reflection_is_announced_once(watcher_factory):
     """A recorded frame (rendered, held-out design): glare joins the play pile to the zone's edge,
     so the zone reads as covered, as by a hand. It stays perfectly still, so after ``resting``
     seconds the card found under it is announced, once."""
-    import os
-
-    import cv2
     frame = cv2.imread(os.path.join(os.path.dirname(__file__), "frames", "glare-edge-merged-frame-play-y4.jpg"))
     w: Watcher = watcher_factory()
     times = {}
