@@ -78,17 +78,17 @@ def soak(games: int, speed: float = 25.0, data: str | None = None) -> SoakResult
             except (OSError, ValueError):
                 return 0
 
-        peaks: dict[int, float] = {}  # game number → highest RSS seen during it
-        th0 = fd0 = 0
+        # game number → the highest RSS, threads and open files seen during it: phones reconnecting
+        # come and go, so single readings swing; the peaks of a leak-free box stay level
+        peaks: dict[int, tuple[float, int, int]] = {}
         while (game := played()) < games + 2:
-            rss, threads_now, fds_now = proc_figures(box.proc.pid)
-            peaks[game] = max(peaks.get(game, 0.0), rss)
-            if game < 2:  # threads and files are counted once the first game has warmed up
-                th0, fd0 = threads_now, fds_now
+            peaks[game] = tuple(max(a, b) for a, b in zip(peaks.get(game, (0.0, 0, 0)), proc_figures(box.proc.pid)))
             time.sleep(0.5)
             assert box.proc.poll() is None, "the companion died during the soak"
-        _, th1, fd1 = proc_figures(box.proc.pid)
-        rss0, rss1 = max(v for g, v in peaks.items() if g < games + 1), peaks[games + 1]
+        rss0, rss1 = max(v[0] for g, v in peaks.items() if g < games + 1), peaks[games + 1][0]
+        # threads and files are counted once the first game has warmed up
+        th0, fd0 = (max(v[i] for g, v in peaks.items() if 1 <= g < games + 1) for i in (1, 2))
+        _, th1, fd1 = peaks[games + 1]
         history = box.get("/api/games")
     finally:
         stop.set()
