@@ -41,7 +41,7 @@ def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
 def accuracy(frames: int, first_design: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     plain = Recognizer()
-    stats = {"plain": [0, 0, 0], "profile": [0, 0, 0]}  # right, piles, confidently wrong
+    stats = {"plain": [0, 0], "profile": [0, 0]}  # right, confidently wrong
     found = placed = on_top = piles = 0
     per_design = frames // DESIGNS
     t0 = time.time()
@@ -59,14 +59,15 @@ def accuracy(frames: int, first_design: int, seed: int) -> None:
                     top = scene.top(seen.zone)
                     s = stats[name]
                     s[0] += seen.card == top.card
-                    s[2] += seen.card is not None and seen.card != top.card and seen.confidence >= 0.9
+                    s[1] += seen.card is not None and seen.card != top.card and seen.confidence >= 0.9
                     if name == "plain":
+                        middle = _middle_mm(seen.corners, camera)
                         found += 1
-                        placed += _in_zone(seen.corners, seen.zone, camera)
-                        on_top += _on_card(seen.corners, top, camera)
+                        placed += _in_zone(middle, seen.zone)
+                        on_top += _on_card(middle, top)
         print(f"\r  design {d + 1}/{DESIGNS} ({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    for name, (right, _, bad) in stats.items():
+    for name, (right, bad) in stats.items():
         print(f"identity accuracy {'with a profile (1 photo per kind)' if name == 'profile' else 'without a profile':34}"
               f" {right / piles:.4f} ({right}/{piles}); wrong with confidence >= 0.9: {bad / piles:.4%}")
     print(f"zone assignment (each card reported lies in the zone it is reported in): {placed / found:.4f} "
@@ -82,16 +83,15 @@ def _middle_mm(corners: np.ndarray, camera: synth.Camera) -> tuple[float, float]
     return float(middle[0]), float(middle[1])
 
 
-def _in_zone(corners: np.ndarray, zone: str, camera: synth.Camera) -> bool:
+def _in_zone(point: tuple[float, float], zone: str) -> bool:
     x0, y0, x1, y1 = ZONES[zone]
-    x, y = _middle_mm(corners, camera)
-    return x0 <= x <= x1 and y0 <= y <= y1
+    return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
 
 
-def _on_card(corners: np.ndarray, card: synth.Placed, camera: synth.Camera) -> bool:
-    """Within the middle half of the card."""
+def _on_card(point: tuple[float, float], card: synth.Placed) -> bool:
+    """Within the middle half of the card (mm on the mat)."""
     box = card.corners_mm()
-    return cv2.pointPolygonTest(box.mean(0) + 0.5 * (box - box.mean(0)), _middle_mm(corners, camera), False) >= 0
+    return cv2.pointPolygonTest(box.mean(0) + 0.5 * (box - box.mean(0)), point, False) >= 0
 
 
 def zones(frames: int, first_design: int, seed: int) -> None:

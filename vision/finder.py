@@ -402,7 +402,7 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
             n = -n
         for side, other in (CARD_PX, CARD_PX[::-1]):
             for anchor in (p, q - u * side):
-                box = np.array([anchor, anchor + u * side, anchor + u * side + n * other, anchor + n * other])
+                box = _rect(anchor, u, n, side, other)
                 rough.append((_edge_score(box, edges, t), box, u, n))
     offsets = np.array(shifts, np.float32)
     rough.sort(key=lambda r: -r[0])
@@ -445,8 +445,7 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
                     continue
                 for along in np.arange(length - side - 6, 6.1, 3.0):   # the side holds the segment
                     for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
-                        a = p + u * along + n * off
-                        boxes.append([a, a + u * side, a + u * side + n * other, a + n * other])
+                        boxes.append(_rect(p + u * along + n * off, u, n, side, other))
     if not boxes:
         return None
     boxes = np.array(boxes)
@@ -460,6 +459,12 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
         if _within(boxes[k], mask, t):
             return boxes[k].reshape(-1, 1, 2).astype(np.int32)
     return None
+
+
+def _rect(corner: np.ndarray, u: np.ndarray, n: np.ndarray, side: float, other: float) -> np.ndarray:
+    """The four corners of a rectangle from one corner, its first side ``side`` long along ``u``
+    and its second ``other`` long along ``n``."""
+    return np.array([corner, corner + u * side, corner + u * side + n * other, corner + n * other])
 
 
 def _border(box: np.ndarray, t: np.ndarray) -> np.ndarray:
