@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 128, 64
-FONTS = Path(__file__).with_name("fonts")
+FONTS = resources.files("hardware").joinpath("fonts")
 _FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"}
 ON, OFF = 1, 0
 
@@ -20,7 +20,8 @@ ON, OFF = 1, 0
 @lru_cache(maxsize=None)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled font; loading one takes milliseconds, so each size is loaded once."""
-    return ImageFont.truetype(str(FONTS / _FILES[bold]), size)
+    with FONTS.joinpath(_FILES[bold]).open("rb") as f:
+        return ImageFont.truetype(f, size)
 
 
 @lru_cache(maxsize=4096)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import functools
 import io
-import os
 from gettext import NullTranslations
+from importlib import resources
+from importlib.resources.abc import Traversable
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -20,11 +21,12 @@ from flask import Flask, Request, g
 LANGUAGES = ("en", "pl", "de", "cs")
 LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "de": "Deutsch", "cs": "Čeština"}
 LANG_COOKIE = "lang"
-CATALOGUES = os.path.join(os.path.dirname(__file__), "translations")
+CATALOGUES = resources.files("web").joinpath("translations")
 
 
-def po_path(lang: str) -> str:
-    return os.path.join(CATALOGUES, lang, "LC_MESSAGES", "messages.po")
+def po_path(lang: str) -> Traversable:
+    """The catalogue of a language, read through the package (a checkout, a venv or a zip)."""
+    return CATALOGUES.joinpath(lang, "LC_MESSAGES", "messages.po")
 
 
 @functools.cache
@@ -32,7 +34,7 @@ def translations(lang: str) -> NullTranslations:
     """The compiled catalogue for a language (English is the source text itself)."""
     if lang == "en" or lang not in LANGUAGES:
         return NullTranslations()
-    with open(po_path(lang), "rb") as f:
+    with po_path(lang).open("rb") as f:
         catalog = read_po(f, locale=lang)
     buf = io.BytesIO()
     write_mo(buf, catalog)
