@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from . import sdnotify
 from .config import Config
-from .recognition import CameraService, Source, Watcher
+from .recognition import CameraFault, CameraService, Source, Watcher, one_line
 from .store import Store, default_data_dir
 from .table import Table
 
@@ -42,7 +42,8 @@ class CameraParts:
 
 
 def random_pin() -> str:
-    return f"{secrets.randbelow(10000):04d}"
+    """Six random digits: a million PINs against the page's limits on wrong guesses."""
+    return f"{secrets.randbelow(1_000_000):06d}"
 
 
 def open_store(data_dir: str | None) -> Store:
@@ -75,16 +76,19 @@ class Companion:
         self._stop = threading.Event()
 
     def _box(self, pin_factory: Any, use_buttons: bool) -> tuple[Any, Any, Any]:
+        """The OLED (emulated when the named one does not answer) and the buttons (on a Pi, or
+        wherever gpiozero is given pins: ``pin_factory`` or ``GPIOZERO_PIN_FACTORY``)."""
         from hardware.box import Box
         from hardware.buttons import Buttons
         from hardware.display import HardwareError, get_display, on_raspberry_pi
+        settings = asdict(self.config.display)
         try:
-            display = get_display(asdict(self.config.display))
+            display = get_display(settings)
         except HardwareError as e:
-            log.warning("no OLED: %s; the page still shows the table", e)
-            return None, None, None
+            log.warning("%s; showing the screen on the web page only", e)
+            display = get_display({**settings, "driver": "dummy"})
         buttons = None
-        if use_buttons and (pin_factory is not None or on_raspberry_pi()):
+        if use_buttons and (pin_factory is not None or on_raspberry_pi() or os.environ.get("GPIOZERO_PIN_FACTORY")):
             try:
                 buttons = Buttons(asdict(self.config.buttons), pin_factory=pin_factory)
             except HardwareError as e:
@@ -98,8 +102,9 @@ class Companion:
             display = self.display
             oled = lambda: display.image  # noqa: E731 - a fresh image at each request
         return create_app(self.table, self.store, pin=self.pin, camera_status=lambda: self.camera.status,
+                          camera_reason=lambda: self.camera.state.reason,
                           oled_image=oled, buttons=self.box.press if self.box is not None else None,
-                          lang=self.config.box.language)
+                          lang=self.config.box.language, hosts=tuple(self.config.web.hosts))
 
     def start(self) -> None:
         """Bind the page and start the camera; the page answers as soon as this returns."""
@@ -108,28 +113,31 @@ class Companion:
         self.camera.start()
         self._show_status()
         threading.Thread(target=self.server.run, name="web", daemon=True).start()
-        log.info("table page on http://%s:%d/ — pairing PIN %s", self.host, self.port, self.pin)
+        log.info("table page on http://%s:%d/ — a pairing PIN is set (the box's screen shows it)",
+                 self.host, self.port)
         sdnotify.notify(f"READY=1\nSTATUS=page on port {self.port}, camera {self.camera.status}")
 
     def _show_status(self) -> None:
         """The status screen: where the page is, its PIN, and whether the camera works."""
         if self.box is not None:
             from hardware.status import BootStatus, local_address
-            self.box.show_status(BootStatus(local_address(self.port), self.pin, self.camera.status))
+            state = self.camera.state
+            self.box.show_status(BootStatus(local_address(self.port), self.pin, state.status, state.problem))
 
     def serve(self) -> None:
-        """Run until SIGTERM or Ctrl-C, feeding the watchdog meanwhile."""
+        """Run until SIGTERM or Ctrl-C, feeding the watchdog meanwhile. The watchdog follows this loop
+        only: a camera in fault is the page's and the OLED's news, never a reason to restart."""
         self.start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
         ping = sdnotify.watchdog_interval()
-        camera = self.camera.status
+        camera = self.camera.state
         try:
             while not self._stop.wait(min(ping or 1.0, 1.0)):
-                if ping and self.camera.alive():
+                if ping:
                     sdnotify.notify("WATCHDOG=1")
-                if self.camera.status != camera:  # lost or back: say so on the box
-                    camera = self.camera.status
+                if self.camera.state != camera:  # lost, failed or back: say so on the box
+                    camera = self.camera.state
                     self._show_status()
         finally:
             self.close()
@@ -150,20 +158,57 @@ class Companion:
         self.store.close()
 
 
-def camera_from_config(config: Config) -> CameraParts:
-    """The camera the config names; ``auto`` is the Pi camera on a Pi and none elsewhere."""
+def camera_source(config: Config) -> str:
+    """The camera the settings name; ``auto`` is the Pi camera on a Pi and none elsewhere."""
     spec = config.camera.source
     if spec == "auto":
         from hardware.display import on_raspberry_pi
         spec = "picamera2" if on_raspberry_pi() else "none"
-    if spec == "none":
-        return CameraParts(None, _no_watcher)
-    from vision.camera import open_source
-    from vision.watcher import make_watcher
+    return spec
+
+
+def camera_from_config(config: Config) -> CameraParts:
+    """The camera and the watcher the settings ask for (with no camera, the watcher is still built
+    once, so a missing model or profile shows at once)."""
+    spec = camera_source(config)
     profile = config.camera.profile or None
     zones = ({"play": tuple(config.camera.play_zone), "discard": tuple(config.camera.discard_zone)}
              if config.camera.play_zone else None)
-    return CameraParts(lambda: open_source(spec), lambda: make_watcher(profile=profile, zones=zones))
+    return CameraParts(None if spec == "none" else lambda: open_camera(spec),
+                       lambda: build_watcher(profile, zones))
+
+
+def open_camera(spec: str) -> Source:
+    """The camera ``spec`` names; whatever stops it opening is a CameraFault of the camera."""
+    from vision.camera import open_source
+    try:
+        return open_source(spec)
+    except Exception as e:
+        raise CameraFault("camera", one_line(e)) from None
+
+
+def build_watcher(profile: str | None, zones: dict[str, tuple[float, ...]] | None = None) -> Watcher:
+    """The real watcher; a missing or unreadable model or deck profile is a CameraFault saying which."""
+    from vision.classifier import ModelMissing
+    from vision.watcher import make_watcher
+    if profile is not None:
+        check_profile(profile)
+    try:
+        return make_watcher(profile=profile, zones=zones)
+    except ModelMissing as e:
+        raise CameraFault("model", one_line(e)) from None
+
+
+def check_profile(profile: str) -> None:
+    """The deck profile is there and readable, or a CameraFault says what to do."""
+    from vision.classifier import Profile
+    if not os.path.isfile(profile):
+        raise CameraFault("profile", f"the deck profile {profile} is missing: make one with "
+                                     "`companion teach`, or set [camera] profile = \"\"")
+    try:
+        Profile.load(profile)
+    except Exception as e:  # numpy raises many kinds for a file that is not a profile
+        raise CameraFault("profile", one_line(e)) from None
 
 
 def demo_camera(table_scene: Any, seed: int) -> CameraParts:
@@ -173,6 +218,3 @@ def demo_camera(table_scene: Any, seed: int) -> CameraParts:
     mat = SimulatedMat(table_scene, seed)
     return CameraParts(mat.source, make_watcher)
 
-
-def _no_watcher() -> Watcher:
-    raise RuntimeError("no camera is configured")

@@ -134,6 +134,18 @@ def _config_path(args: argparse.Namespace) -> str | None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    if args.check is not None:  # also the files it names: a check is asked for before they are needed
+        try:
+            load_config(args.check, files=True)
+        except ConfigError as e:
+            print(f"companion config: {e}", file=sys.stderr)
+            return 1
+        if not os.path.exists(args.check):
+            print(f"companion config: {args.check} does not exist; without it the box uses the defaults "
+                  "(`companion config --print` shows them)", file=sys.stderr)
+            return 1
+        print(f"{args.check}: OK")
+        return 0
     try:
         config = load_config(_config_path(args))
     except ConfigError as e:
@@ -141,6 +153,13 @@ def cmd_config(args: argparse.Namespace) -> int:
         return 1
     print(config.to_toml(), end="")
     return 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .doctor import examine, report
+    text, code = report(examine(_config_path(args)))
+    print(text, end="")
+    return code
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -242,11 +261,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=3)
     demo.add_argument("--speed", type=float, default=1.0, help="how fast the bot plays (2 = twice as fast)")
     demo.set_defaults(func=cmd_demo)
-    cfg = sub.add_parser("config", help="show the effective settings")
-    cfg.add_argument("--print", action="store_true", required=True, help="print them as TOML")
+    cfg = sub.add_parser("config", help="show the effective settings, or check a settings file")
+    what = cfg.add_mutually_exclusive_group(required=True)
+    what.add_argument("--print", action="store_true", help="print them as TOML")
+    what.add_argument("--check", metavar="FILE", help="check FILE: exit 0 when the box can use it, else 1 "
+                                                     "with what to change")
     cfg.add_argument("--data", help="folder of the game store")
     cfg.add_argument("--config", help="settings file")
     cfg.set_defaults(func=cmd_config)
+    doc = sub.add_parser("doctor", help="check that the box works: settings, model, profile, camera, I2C, "
+                                        "OLED, buttons, page")
+    doc.add_argument("--data", help="folder of the game store (where config.toml may be)")
+    doc.add_argument("--config", help=f"settings file (default: DATA/{CONFIG_NAME} or {SYSTEM_CONFIG})")
+    doc.set_defaults(func=cmd_doctor)
     try:
         from vision.commands import register
     except ImportError:  # an install without the vision extras still replays games

@@ -1,13 +1,15 @@
 """The camera's one owner: reads frames, lets the watcher find new cards, and tells the table.
 
 A sure card becomes a play or discard at once; an unsure one waits on the table for OK or a
-correction. A camera that fails or is missing is retried; the game never depends on it.
+correction. Whatever fails (the card model, the deck profile, the camera) leaves the service in
+``fault`` with a one-line reason and is tried again; the game never depends on it.
 """
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from .table import CommandError, Table
@@ -24,27 +26,68 @@ class Watcher(Protocol):
     def feed(self, frame: Any, now: float) -> list[Any]: ...
 
 
+# Why the camera is in fault: model (the card classifier), profile (the deck profile), camera (opening
+# or reading it), watcher (anything else while setting up the recognition).
+PROBLEMS = ("model", "profile", "camera", "watcher")
+REASON_LENGTH = 300
+
+
+class CameraFault(RuntimeError):
+    """Recognition cannot work; ``problem`` (one of PROBLEMS) says which part to fix."""
+
+    def __init__(self, problem: str, message: str):
+        super().__init__(message)
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class CameraState:
+    """``status``: ok, missing (no camera configured) or fault; in fault, ``problem`` and ``reason``
+    (one line for people) say why."""
+
+    status: str = "missing"
+    problem: str | None = None
+    reason: str | None = None
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one short line for the page and the log (never a traceback)."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= REASON_LENGTH else text[:REASON_LENGTH - 1] + "…"
+
+
 class CameraService:
-    """Runs in its own thread. ``status`` is ok, missing (no camera) or fault (it stopped working)."""
+    """Runs in its own thread: builds the watcher, opens the camera and reads it, and after any failure
+    waits ``retry_seconds`` and tries again. With no camera configured (``open_source`` None) it only
+    checks that recognition could work, so a broken setup shows before the camera is plugged in.
+    ``clock`` and ``wait(seconds)`` (True when stopped) are replaceable for tests."""
 
     def __init__(self, table: Table, open_source: Callable[[], Source] | None,
                  make_watcher: Callable[[], Watcher], fps: float = 10.0, confidence: float = 0.9,
                  retry_seconds: float = 5.0, on_refused: Callable[[CommandError], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic,
+                 wait: Callable[[float], bool] | None = None):
         self.table = table
         self._open, self._make_watcher = open_source, make_watcher
         self.period, self.confidence, self.retry = 1.0 / fps, confidence, retry_seconds
         self.on_refused = on_refused
         self._clock = clock
-        self.status = "missing"
-        self.error: str | None = None
-        self.frames = 0
         self._stop = threading.Event()
+        self._wait = wait or self._stop.wait
+        self.state = CameraState()
+        self._watcher: Watcher | None = None
+        self.frames = 0
         self._thread: threading.Thread | None = None
 
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def error(self) -> str | None:
+        return self.state.reason
+
     def start(self) -> None:
-        if self._open is None:
-            return
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
 
@@ -54,7 +97,8 @@ class CameraService:
             self._thread.join(timeout=5)
 
     def alive(self) -> bool:
-        return self._thread is None or self._thread.is_alive()
+        """False once the thread has ended: stopped, or nothing left to do (no camera configured)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def handle(self, event: Any) -> None:
         """Turn one watcher event into a table command (cleared zones need none)."""
@@ -77,34 +121,58 @@ class CameraService:
             if self.on_refused is not None:
                 self.on_refused(e)
 
-    def _run(self) -> None:
-        assert self._open is not None
-        while not self._stop.is_set():
+    def attempt(self) -> bool:
+        """One go: build the watcher, open the camera, read until it fails or the service stops.
+        False when there is nothing more to try (no camera configured and recognition works)."""
+        try:
+            watcher = self._watcher or self._make_watcher()
+        except Exception as e:  # model or profile missing, unreadable, from another version
+            self._fault(getattr(e, "problem", "watcher"), e)
+            return True
+        if self._open is None:
+            self._set(CameraState("missing"))
+            return False
+        self._watcher = watcher  # kept while the camera cannot be opened: the model loads once
+        try:
+            source = self._open()
+        except Exception as e:  # unplugged, busy, no driver
+            self._fault(getattr(e, "problem", "camera"), e)
+            return True
+        self._watcher = None  # a camera opened again starts with a fresh watcher
+        try:
+            self._read(source, watcher)
+        except Exception as e:
+            self._fault(getattr(e, "problem", "camera"), e)
+        finally:
             try:
-                source = self._open()
-            except Exception as e:  # unplugged, busy, no driver: say so and try again later
-                self.status, self.error = "missing", str(e)
-                self._stop.wait(self.retry)
-                continue
-            watcher = self._make_watcher()
-            try:
-                self._read(source, watcher)
+                source.close()
             except Exception as e:
-                log.warning("camera stopped: %s", e)
-                self.status, self.error = "fault", str(e)
-            finally:
-                try:
-                    source.close()
-                except Exception:
-                    log.debug("camera close failed", exc_info=True)
-            self._stop.wait(self.retry)
+                log.debug("camera close failed: %s", one_line(e))
+        return True
+
+    def _run(self) -> None:
+        while not self._stop.is_set() and self.attempt():
+            if self._wait(self.retry):
+                return
+
+    def _fault(self, problem: str, error: BaseException) -> None:
+        self._set(CameraState("fault", problem if problem in PROBLEMS else "watcher", one_line(error)))
+
+    def _set(self, state: CameraState) -> None:
+        if state != self.state and state.status == "fault":
+            log.warning("camera fault: %s; the game goes on by hand, trying again every %g s",
+                        state.reason, self.retry)
+        self.state = state
 
     def _read(self, source: Source, watcher: Watcher) -> None:
         while not self._stop.is_set():
             started = self._clock()
             frame = source.read()
             self.frames += 1
-            self.status, self.error = "ok", None
+            if self.state.status != "ok":
+                log.info("camera ok")
+                self.state = CameraState("ok")
             for event in watcher.feed(frame, started):
                 self.handle(event)
-            self._stop.wait(max(0.0, self.period - (self._clock() - started)))
+            if self._wait(max(0.0, self.period - (self._clock() - started))):
+                return

@@ -138,7 +138,7 @@ def parse_variant(spec: Any = "base") -> Variant:
     if not isinstance(spec, dict):
         raise VariantError(f"a variant is a preset name or an object with options; got {spec!r}")
     name = spec.get("preset", "base")
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise VariantError(f"unknown variant preset {name!r}; choose one of: {', '.join(PRESETS)}")
     changes: dict[str, Any] = {}
     for key, value in spec.items():

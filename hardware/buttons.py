@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Mapping
 
@@ -33,29 +33,12 @@ Handler = Callable[[str, str], Any]
 
 @dataclass(frozen=True)
 class ButtonPins:
-    """BCM pin numbers (GPIO17 is header pin 11, GPIO27 pin 13, GPIO22 pin 15; ground on pin 9)."""
+    """BCM pin numbers (GPIO17 is header pin 11, GPIO27 pin 13, GPIO22 pin 15; ground on pin 9).
+    Which pins are free is checked once, by the settings schema (``companion.config``)."""
 
     hint: int = 17
     undo: int = 27
     ok: int = 22
-
-    def __post_init__(self) -> None:
-        pins = [getattr(self, b) for b in BUTTONS]
-        for b, pin in zip(BUTTONS, pins):
-            if type(pin) is not int or not 0 <= pin <= 27:
-                raise ValueError(f"button pin {b} must be a BCM GPIO number 0-27; got {pin!r}")
-            if pin in (2, 3):
-                raise ValueError(f"button pin {b} cannot be GPIO{pin}: the OLED's I2C bus uses GPIO2 and 3")
-        if len(set(pins)) != len(pins):
-            raise ValueError(f"each button needs its own pin; got {self}")
-
-    @classmethod
-    def from_mapping(cls, m: Mapping[str, Any]) -> ButtonPins:
-        unknown = set(m) - {f.name for f in fields(cls)}
-        if unknown:
-            raise ValueError(f"unknown button(s) {', '.join(sorted(unknown))}; the buttons are "
-                             f"{', '.join(BUTTONS)}")
-        return cls(**m)
 
 
 @dataclass
@@ -112,7 +95,7 @@ class Buttons:
         if pins is None:
             pins = ButtonPins()
         elif not isinstance(pins, ButtonPins):
-            pins = ButtonPins.from_mapping(pins)
+            pins = ButtonPins(**pins)
         self.pins = pins
         self.on_event = on_event
         self._clock = clock

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from companion.rules import R_DECK, R_DISCARD, R_HINT, R_OVER, R_PENDING
-from companion.table import Change, CommandError, Table
+from companion.table import Change, CommandError, StoreFault, Table
 
 from .buttons import BUTTONS, HOLD, PRESS
 from .screens import Refusal
@@ -46,7 +46,10 @@ def run(table: Table, button: str, gesture: str = PRESS) -> Change | None:
 
 
 def refusal(error: CommandError) -> Refusal:
-    """The screen for a refused command: the table's English reason, matched to a short line."""
+    """The screen for a refused command: the table's English reason, matched to a short line. A
+    command the SD card could not save says so by the store's code (disk_full, write_failed, read_only)."""
+    if isinstance(error, StoreFault):
+        return Refusal(error.reason)
     message = str(error)
     for needle, key in _REFUSALS:
         if needle not in message:

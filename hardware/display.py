@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import logging
 import threading
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -21,8 +21,6 @@ from .canvas import HEIGHT, WIDTH
 
 log = logging.getLogger(__name__)
 
-DRIVERS = ("auto", "ssd1306", "sh1106", "dummy")
-
 
 class HardwareError(RuntimeError):
     """The box's hardware cannot be used as configured; the message says what to check."""
@@ -32,38 +30,13 @@ class HardwareError(RuntimeError):
 class DisplayConfig:
     """``driver``: auto (the real OLED on a Pi when it answers, else emulated), ssd1306, sh1106 or
     dummy. ``port``/``address``: the I2C bus and address (0x3C on most modules, some 0x3D).
-    ``rotate``: 0, or 2 to turn the picture upside down for a module mounted that way."""
+    ``rotate``: 0, or 2 to turn the picture upside down for a module mounted that way. The allowed
+    values are checked once, by the settings schema (``companion.config``), when the file is read."""
 
     driver: str = "auto"
     port: int = 1
     address: int = 0x3C
     rotate: int = 0
-
-    def __post_init__(self) -> None:
-        if self.driver not in DRIVERS:
-            raise ValueError(f"display driver must be one of {', '.join(DRIVERS)}; got {self.driver!r}")
-        if self.rotate not in (0, 2):
-            raise ValueError(f"display rotate must be 0 or 2 (upside down); got {self.rotate!r}")
-        if type(self.address) is not int or not 0x03 <= self.address <= 0x77:
-            raise ValueError(f"display address must be an I2C address like 0x3C; got {self.address!r}")
-        if type(self.port) is not int or self.port < 0:
-            raise ValueError(f"display port must be an I2C bus number like 1; got {self.port!r}")
-
-    @classmethod
-    def from_mapping(cls, m: Mapping[str, Any]) -> DisplayConfig:
-        """From a config section; the address may be written as text, "0x3C"."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(m) - known
-        if unknown:
-            raise ValueError(f"unknown display option(s) {', '.join(sorted(unknown))}; "
-                             f"known: {', '.join(sorted(known))}")
-        values = dict(m)
-        if isinstance(values.get("address"), str):
-            try:
-                values["address"] = int(values["address"], 0)
-            except ValueError:
-                raise ValueError(f"display address must be like 0x3C; got {m['address']!r}") from None
-        return cls(**values)
 
 
 class Display:
@@ -124,7 +97,7 @@ def get_display(config: DisplayConfig | Mapping[str, Any] | None = None,
     if config is None:
         config = DisplayConfig()
     elif not isinstance(config, DisplayConfig):
-        config = DisplayConfig.from_mapping(config)
+        config = DisplayConfig(**config)
     if config.driver == "dummy" or (config.driver == "auto" and not on_raspberry_pi() and serial is None):
         return _dummy(config)
     driver = "ssd1306" if config.driver == "auto" else config.driver

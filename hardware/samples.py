@@ -63,6 +63,9 @@ SAMPLES: dict[str, Screen] = {
     "game_over_all_or_nothing": _over(23, "lost", all_or_nothing=True),
     "status": Status(_BOOT),
     "status_no_camera": Status(BootStatus(address=None, pin="0937", camera="missing")),
+    "status_fault_model": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "model")),
+    "status_fault_profile": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "profile")),
+    "status_fault_camera": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "camera")),
     "status_no_game": Status(_BOOT, game=False),
     "status_starting": Status(None, game=False),
 }

@@ -22,6 +22,8 @@ from .view import PendingCard, View
 TITLE = (16, 14, 13, 11)
 BIG = (22, 20, 18, 16, 14, 13, 11)
 SMALL = (11, 10, 9)
+# The camera problems the status screen names; any other fault reads "Camera: fault".
+FAULT_LINES = ("model", "profile", "camera")
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,8 @@ def _status(c: Canvas, s: Status, lang: str) -> None:
     address = f"http://{b.address}" if b.address else text(lang, "status.no_network")
     c.text((WIDTH // 2, 15), address, (12, 11, 10, 9), align="center")
     c.text((WIDTH // 2, 27), text(lang, "status.pin", pin=b.pin), (20, 18, 16), bold=True, align="center")
-    line = text(lang, f"camera.{b.camera}")
+    specific = b.camera == "fault" and b.problem in FAULT_LINES
+    line = text(lang, f"camera.fault.{b.problem}" if specific else f"camera.{b.camera}")
     if b.camera == "ok":
         c.text((WIDTH // 2, 52), line, SMALL, align="center")
     else:  # a missing camera is the one thing at boot someone must act on

@@ -5,20 +5,26 @@ import socket
 from dataclasses import dataclass
 
 CAMERA_STATES = ("ok", "missing", "fault")
+# Why a camera is in fault, as the camera service reports it: the card model, the deck profile, the
+# camera itself, or anything else while setting up the recognition.
+CAMERA_PROBLEMS = ("model", "profile", "camera", "watcher")
 
 
 @dataclass(frozen=True)
 class BootStatus:
     """``address`` is "host:port" for the phones (None without a network); ``camera`` is one of
-    ok, missing, fault, as the web API reports it."""
+    ok, missing, fault, as the web API reports it; ``problem`` says why it is in fault."""
 
     address: str | None
     pin: str
     camera: str = "ok"
+    problem: str | None = None
 
     def __post_init__(self) -> None:
         if self.camera not in CAMERA_STATES:
             raise ValueError(f"camera must be one of {', '.join(CAMERA_STATES)}; got {self.camera!r}")
+        if self.problem is not None and self.problem not in CAMERA_PROBLEMS:
+            raise ValueError(f"problem must be one of {', '.join(CAMERA_PROBLEMS)}; got {self.problem!r}")
 
 
 def local_address(port: int = 8000) -> str | None:

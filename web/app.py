@@ -25,14 +25,18 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 def create_app(table: Table, store: Store | None = None, pin: str = "1234",
                camera_status: Callable[[], str] = lambda: "missing",
+               camera_reason: Callable[[], str | None] = lambda: None,
                oled_image: Callable[[], Any] | None = None, buttons: Any = None,
-               lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS) -> Flask:
+               lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS, hosts: tuple[str, ...] = ()) -> Flask:
     """The web app for ``table``.
 
-    ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault;
+    ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault and
+    ``camera_reason()`` why, in one line (None when there is nothing to say);
     ``oled_image()`` (demo) returns a PIL image of the emulated OLED; ``buttons`` (demo) is a
     callable or an object with ``press(name)`` for the box's hint/undo/ok buttons (a result
-    with ``accepted`` False and a ``message`` answers 409); ``lang`` is the box's default language.
+    with ``accepted`` False and a ``message`` answers 409); ``lang`` is the box's default language;
+    ``hosts`` are names besides the box's own addresses, ``localhost`` and ``<hostname>.local`` at
+    which the page takes changes.
     """
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
@@ -41,8 +45,9 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
-    context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32)),
-                      camera_status=camera_status, lang=lang, oled_image=oled_image, buttons=buttons)
+    context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32), hosts),
+                      camera_status=camera_status, camera_reason=camera_reason, lang=lang,
+                      oled_image=oled_image, buttons=buttons)
     context.broadcaster = Broadcaster(table, context.state, max_clients=sse_max_clients)
     app.extensions["companion"] = context
     install(app)

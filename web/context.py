@@ -23,6 +23,7 @@ class Context:
     pairing: Pairing
     camera_status: Callable[[], str]
     lang: str
+    camera_reason: Callable[[], str | None] = lambda: None
     oled_image: Callable[[], Any] | None = None
     buttons: Any = None
     game_langs: dict[int | None, str] = field(default_factory=dict)
@@ -33,7 +34,7 @@ class Context:
         return self.game_langs.get(self.table.game_id, self.lang)
 
     def state(self) -> dict[str, Any]:
-        return table_state(self.table, self.camera_status, self.game_lang())
+        return table_state(self.table, self.camera_status, self.game_lang(), self.camera_reason)
 
     def press(self, name: str) -> Any:
         """Press one of the box's buttons (demo): a callable or an object with ``press(name)``."""

@@ -80,8 +80,18 @@ def document() -> dict[str, Any]:
                     "description": "The replay fields (score, max_score, reachable_score, hints, hint_tokens, "
                                    "fuses_used, fuse_tokens, deck, fireworks, discards, turn, current_player, "
                                    "final_turns_left, over, outcome, reason, rating) plus players, variant, "
-                                   "actions (count), log (the actions), last_event, pending, camera, lang.",
+                                   "actions (count), log (the actions), last_event, pending, camera, camera_reason, "
+                                   "storage, lang.",
                     "properties": {"camera": {"type": "string", "enum": ["ok", "missing", "fault"]},
+                                   "camera_reason": {"type": "string", "nullable": True,
+                                                     "description": "why the camera is not ok, in one line "
+                                                                    "(English), e.g. a missing deck profile; "
+                                                                    "null when it is ok or there is nothing "
+                                                                    "to add"},
+                                   "storage": {"type": "string", "nullable": True,
+                                               "enum": ["disk_full", "write_failed", "read_only", None],
+                                               "description": "why the last change could not be saved; null "
+                                                              "once a save succeeds again"},
                                    "actions": {"type": "integer"},
                                    "outcome": {"type": "string",
                                                "enum": ["no_game", "in_progress", "won", "lost", "finished"]}},

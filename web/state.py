@@ -27,10 +27,24 @@ def camera_value(camera_status: Callable[[], str]) -> str:
     return value if value in CAMERA_STATES else "fault"
 
 
-def table_state(table: Table, camera_status: Callable[[], str], lang: str) -> dict[str, Any]:
-    """The ``GET /api/state`` document: snapshot, camera, game language, the actions themselves."""
+def camera_reason_value(camera_reason: Callable[[], str | None]) -> str | None:
+    """Why the camera is not ok, in one line; a probe that fails says nothing rather than break the page."""
+    try:
+        reason = camera_reason()
+    except Exception:
+        log.exception("camera reason probe failed")
+        return None
+    return " ".join(reason.split()) if isinstance(reason, str) and reason.strip() else None
+
+
+def table_state(table: Table, camera_status: Callable[[], str], lang: str,
+                camera_reason: Callable[[], str | None] = lambda: None) -> dict[str, Any]:
+    """The ``GET /api/state`` document: snapshot, camera and why it is not ok, the storage fault that
+    keeps the last action from being saved (until a save succeeds), game language, the actions."""
     snap = table.snapshot()
     snap["camera"] = camera_value(camera_status)
+    snap["camera_reason"] = camera_reason_value(camera_reason) if snap["camera"] != "ok" else None
+    snap["storage"] = table.store.fault if table.store is not None else None
     snap["lang"] = lang
     snap["log"] = list(table.log().actions)
     snap["reason_key"] = reason_key(snap.get("reason"))

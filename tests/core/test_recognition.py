@@ -2,7 +2,9 @@
 import threading
 import time
 
-from companion.recognition import CameraService
+import pytest
+
+from companion.recognition import CameraFault, CameraService, CameraState, one_line
 from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 from companion.table import Table
 
@@ -99,11 +101,123 @@ def test_a_failing_camera_shows_fault_and_recovers():
     wait(lambda: len(opened) >= 3 and svc.status == "ok")
     svc.stop()
     sampler.join()
-    assert {"fault", "missing", "ok"} <= set(states)
+    assert {"fault", "ok"} <= set(states)
     assert table.state.turns == 0  # the game was never touched
+
+
+class FakeTime:
+    """The service's clock and wait: time moves only when the service waits; ``stop_after`` ends it."""
+
+    def __init__(self, stop_after=float("inf")):
+        self.now, self.waits, self.stop_after = 0.0, [], stop_after
+
+    def clock(self):
+        return self.now
+
+    def wait(self, seconds):
+        self.waits.append(seconds)
+        self.now += seconds
+        return self.now >= self.stop_after
+
+
+def service(open_source, make_watcher, fake, **kw):
+    return CameraService(new_table(), open_source, make_watcher, fps=10, retry_seconds=5,
+                         clock=fake.clock, wait=fake.wait, **kw)
+
+
+def test_a_missing_profile_is_a_fault_with_its_reason_and_is_retried():
+    fake = FakeTime(stop_after=20)
+    tries = []
+
+    def make_watcher():
+        tries.append(fake.now)
+        raise CameraFault("profile", "the deck profile /x/deck.profile is missing:\n make one")
+
+    svc = service(lambda: FrameCounter(), make_watcher, fake)
+    svc._run()  # the thread's loop, on the fake clock
+    assert svc.state == CameraState("fault", "profile", "the deck profile /x/deck.profile is missing: make one")
+    assert tries == [0, 5, 10, 15] and fake.waits == [5, 5, 5, 5]
+
+
+@pytest.mark.parametrize("make_watcher, problem", [
+    (lambda: (_ for _ in ()).throw(CameraFault("model", "the card classifier is missing")), "model"),
+    (lambda: 1 / 0, "watcher"),
+])
+def test_any_failure_building_the_watcher_is_a_fault(make_watcher, problem):
+    svc = service(lambda: FrameCounter(), make_watcher, FakeTime())
+    assert svc.attempt() is True  # try again later
+    assert svc.status == "fault" and svc.state.problem == problem and svc.error
+
+
+def test_a_camera_that_cannot_open_or_stops_reading_is_a_fault_then_ok_again():
+    fake = FakeTime()
+    sources = [OSError("cannot open camera 0: is it plugged in?"), FrameCounter(fail_after=3), FrameCounter()]
+
+    def open_source():
+        s = sources.pop(0)
+        if isinstance(s, Exception):
+            raise s
+        return s
+
+    svc = service(open_source, lambda: ScriptedWatcher({}), fake)
+    svc.attempt()
+    assert svc.state == CameraState("fault", "camera", "cannot open camera 0: is it plugged in?")
+    svc.attempt()  # reads three frames, then the camera is unplugged
+    assert svc.frames == 3 and svc.state == CameraState("fault", "camera", "camera unplugged")
+    fake.stop_after = fake.now + 1.0
+    svc.attempt()  # back: frames flow until the service stops
+    assert svc.state == CameraState("ok") and svc.frames == 3 + 10
+
+
+def test_the_model_loads_once_while_the_camera_cannot_be_opened_and_afresh_for_each_opening():
+    fake = FakeTime()
+    built = []
+    sources = [OSError("no camera"), OSError("no camera"), FrameCounter(fail_after=2), FrameCounter(fail_after=1)]
+
+    def open_source():
+        s = sources.pop(0)
+        if isinstance(s, Exception):
+            raise s
+        return s
+
+    def make_watcher():
+        built.append(ScriptedWatcher({}))
+        return built[-1]
+
+    svc = service(open_source, make_watcher, fake)
+    svc.attempt()
+    svc.attempt()
+    assert len(built) == 1 and svc.status == "fault"  # two failed openings, one watcher
+    svc.attempt()  # opened: reads two frames with that watcher, then fails
+    assert len(built) == 1 and svc.frames == 2
+    svc.attempt()  # opened again: a new watcher learns the table afresh
+    assert len(built) == 2 and svc.frames == 3
+
+
+def test_frames_are_paced_by_the_clock_not_by_sleeping():
+    fake = FakeTime(stop_after=0.5)
+    svc = service(lambda: FrameCounter(), lambda: ScriptedWatcher({}), fake)
+    svc.attempt()
+    assert svc.frames == 5 and all(abs(w - 0.1) < 1e-9 for w in fake.waits)
+
+
+def test_no_camera_configured_still_checks_the_recognition_once():
+    built = []
+    svc = service(None, lambda: built.append(1), FakeTime())
+    assert svc.attempt() is False  # nothing more to try
+    assert svc.state == CameraState("missing") and built == [1]
+    broken = service(None, lambda: 1 / 0, FakeTime())
+    assert broken.attempt() is True and broken.status == "fault"
 
 
 def test_no_camera_configured():
     svc = CameraService(new_table(), None, lambda: None)
     svc.start()
-    assert svc.status == "missing" and svc.alive()
+    wait(lambda: not svc.alive())  # checked the recognition, nothing more to do
+    assert svc.status == "missing" and svc.error is None
+
+
+def test_a_reason_is_one_short_line():
+    reason = one_line(ValueError("first\nsecond  third " + "x" * 1000))
+    assert "\n" not in reason and reason.startswith("first second third") and len(reason) <= 300
+    assert one_line(RuntimeError()) == "RuntimeError"

@@ -130,19 +130,13 @@ def test_debouncer_accepts_a_quick_tap_shorter_than_settle():
     assert d.poll(2.0) == []
 
 
-def test_pins_come_from_config_and_are_checked(factory):
+def test_pins_come_from_config(factory):
     b = Buttons({"hint": 5, "undo": 6, "ok": 13}, pin_factory=factory, poll_interval=None)
     try:
         assert b.pins == ButtonPins(hint=5, undo=6, ok=13)
         assert factory.pin(5).state == 1  # pulled up while the button is open
     finally:
         b.close()
-    with pytest.raises(ValueError, match="own pin"):
-        ButtonPins(hint=5, undo=5, ok=6)
-    with pytest.raises(ValueError, match="I2C"):
-        ButtonPins(hint=2)
-    with pytest.raises(ValueError, match="unknown button"):
-        ButtonPins.from_mapping({"hnit": 5})
 
 
 def test_a_failing_handler_does_not_stop_the_buttons(buttons, factory, fake_time):

