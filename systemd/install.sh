@@ -10,6 +10,11 @@ CONF_DIR=/etc/hanabi-companion
 UNIT=hanabi-companion.service
 SERVICE_USER=hanabi
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# from apt, on Raspberry Pi OS and plain Debian alike
+PACKAGES=(python3-venv python3-pip python3-numpy i2c-tools)
+# only in Raspberry Pi OS's own archive (the camera stack, the Pi 5's GPIO); without them the box
+# still serves the page and takes the cards by hand
+PI_ONLY_PACKAGES=(python3-picamera2 python3-lgpio)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run me as root: sudo $0" >&2
@@ -22,7 +27,16 @@ fi
 
 echo "== packages from Raspberry Pi OS (the camera stack needs its libcamera)"
 apt-get update
-apt-get install -y python3-venv python3-pip python3-picamera2 python3-numpy python3-lgpio i2c-tools
+wanted=("${PACKAGES[@]}")
+for package in "${PI_ONLY_PACKAGES[@]}"; do
+    candidate="$(LC_ALL=C apt-cache policy "$package" | sed -n 's/^ *Candidate: //p')"
+    if [ -n "$candidate" ] && [ "$candidate" != "(none)" ]; then
+        wanted+=("$package")
+    else
+        echo "install.sh: skipping $package: only Raspberry Pi OS's apt sources have it" >&2
+    fi
+done
+apt-get install -y "${wanted[@]}"
 
 echo "== I2C on (for the OLED)"
 if command -v raspi-config >/dev/null 2>&1; then
@@ -51,6 +65,10 @@ fi
 system_numpy="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
 constraints="$PREFIX/constraints.txt"
 printf 'numpy==%s\n' "$system_numpy" > "$constraints"
+if [ "${system_numpy%%.*}" -lt 2 ]; then
+    # the OpenCV wheels from 4.12 on need numpy 2: saves pip fetching each (~35 MB) to find that out
+    printf 'opencv-python-headless<4.12\n' >> "$constraints"
+fi
 "$VENV/bin/pip" install --upgrade --constraint "$constraints" "$SRC"
 cp "$SRC/README.md" "$PREFIX/README.md"
 "$VENV/bin/python" -c 'import numpy, sys; print("numpy", numpy.__version__, "in", sys.prefix)'
@@ -64,10 +82,16 @@ fi
 
 echo "== the service"
 install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"
-systemctl daemon-reload
-systemctl enable "$UNIT"
-systemctl restart "$UNIT"
-echo "done: the companion starts on power-on. Status: systemctl status $UNIT; log: journalctl -u $UNIT"
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload
+    systemctl enable "$UNIT"
+    systemctl restart "$UNIT"
+    echo "done: the companion starts on power-on. Status: systemctl status $UNIT; log: journalctl -u $UNIT"
+else
+    # a system being prepared in a chroot or a container: the unit is enabled for its first boot
+    systemctl enable "$UNIT"
+    echo "done: systemd is not running here, so the companion starts when this system boots"
+fi
 if [ ! -e /dev/i2c-1 ]; then
     echo "note: /dev/i2c-1 appears after a reboot; the box shows the page until then"
 fi

@@ -1,12 +1,14 @@
 """The classifier's training samples (no torch needed to make them): crops the size the network
 takes, labelled with the card that really lies on top."""
 import numpy as np
+import pytest
 
 from vision import finder, mat, synth, train
 from vision.classifier import Classifier
 from vision.labels import LABELS
 
 
+@pytest.mark.renderer_digits
 def test_frame_samples_are_the_top_cards_of_a_whole_rendered_frame():
     rng = np.random.default_rng(3)
     detector = mat.MatDetector()
