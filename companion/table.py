@@ -13,7 +13,7 @@ from typing import Any, Callable
 from .cards import CardError, parse_card
 from .rating import rating_line
 from .rules import IllegalAction, LogError, State, apply, new_game, parse_action
-from .store import Store, Summary
+from .store import Store, StoreError, StoreWriteError, Summary
 from .tablelog import TableLog, player_names
 from .variants import Variant, VariantError, parse_variant
 
@@ -28,6 +28,18 @@ class CommandError(ValueError):
     def __init__(self, message: str, illegal: bool = False):
         super().__init__(message)
         self.illegal = illegal  # True: the rules forbid it (HTTP 409); False: bad input (400)
+
+
+class StoreFault(CommandError, StoreError):
+    """The store could not save a command (a full, failing or read-only card), so it did not happen.
+
+    A refusal like any other for the buttons, camera and page; ``reason`` is the store's code
+    (disk_full, write_failed, read_only) and the message says what to do.
+    """
+
+    def __init__(self, error: StoreWriteError):
+        CommandError.__init__(self, str(error))
+        self.reason = error.reason
 
 
 @dataclass(frozen=True)
@@ -159,7 +171,10 @@ class Table:
         with self._lock:
             first = new_game(v, len(names))
             if self.store is not None:
-                self.game_id = self.store.new_game(list(names), v.to_json(), v.max_score)
+                try:
+                    self.game_id = self.store.new_game(list(names), v.to_json(), v.max_score)
+                except StoreWriteError as e:
+                    raise StoreFault(e) from None
             self.players, self.variant, self.actions, self._states = names, v, [], [first]
             self.ended, self.pending, self._seq = False, None, 1
             return self._tell(Change("new_game", f"new game: {', '.join(names)}",
@@ -243,8 +258,9 @@ class Table:
         with self._lock:
             action = self._check_action(raw)
             self._judge(self.state, action)
-            self.pending = Pending(action, float(confidence), tuple(candidates))
-            self._write("pending", self.pending.as_dict(), self._states[-1], len(self.actions))
+            pending = Pending(action, float(confidence), tuple(candidates))
+            self._write("pending", pending.as_dict(), self._states[-1], len(self.actions))
+            self.pending = pending
             return self._tell(Change("pending", f"unsure: is it {action.get('card')}?",
                                      self.pending.as_dict()))
 
@@ -283,8 +299,12 @@ class Table:
             raise CommandError(str(e), illegal=True) from None
 
     def _write(self, kind: str, payload: dict[str, Any], state: State, actions: int) -> None:
+        """Save one event before memory changes: a store that cannot save it refuses the command."""
         if self.store is not None and self.game_id is not None:
-            self.store.append(self.game_id, self._seq, kind, payload, _summary(state, actions))
+            try:
+                self.store.append(self.game_id, self._seq, kind, payload, _summary(state, actions))
+            except StoreWriteError as e:
+                raise StoreFault(e) from None
         self._seq += 1
 
     def _tell(self, change: Change) -> Change:

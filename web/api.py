@@ -1,11 +1,13 @@
 """The JSON API of the HTTP contract: state, actions, games, live events and their description."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.table import CommandError, stored_log
+from companion.store import clock_was_set
+from companion.table import CommandError, StoreFault, stored_log
 
 from .auth import Refused
 from .commands import BadRequest, new_game_request, run_action
@@ -16,8 +18,8 @@ from .openapi import document
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def error(status: int, message: str) -> tuple[Response, int]:
-    return jsonify(error=message, status=status), status
+def error(status: int, message: str, **more: Any) -> tuple[Response, int]:
+    return jsonify(error=message, status=status, **more), status
 
 
 def json_body() -> Any:
@@ -38,7 +40,10 @@ def guard_writes() -> None:
 
 @bp.errorhandler(Refused)
 def refused(e: Refused) -> tuple[Response, int]:
-    return error(e.status, str(e))
+    resp, status = error(e.status, str(e), reason=e.code)
+    if e.retry_after is not None:
+        resp.headers["Retry-After"] = str(max(1, math.ceil(e.retry_after)))
+    return resp, status
 
 
 @bp.errorhandler(BadRequest)
@@ -49,6 +54,12 @@ def bad_request(e: BadRequest) -> tuple[Response, int]:
 @bp.errorhandler(CommandError)
 def command_error(e: CommandError) -> tuple[Response, int]:
     return error(409 if e.illegal else 400, str(e))
+
+
+@bp.errorhandler(StoreFault)
+def store_fault(e: StoreFault) -> tuple[Response, int]:
+    """The card could not save it: nothing changed, the message says what to do."""
+    return error(503, str(e), reason=e.reason)
 
 
 @bp.get("/state")
@@ -77,7 +88,9 @@ def new_game() -> tuple[Response, int]:
 @bp.get("/games")
 def games() -> Response:
     store = ctx().store
-    return jsonify(games=[g.as_dict() for g in store.games()] if store is not None else [])
+    # date_known is false for a game stored while the box's clock was not set yet (1970)
+    return jsonify(games=[{**g.as_dict(), "date_known": clock_was_set(g.created)} for g in store.games()]
+                   if store is not None else [])
 
 
 @bp.get("/games/<int:game_id>/log")

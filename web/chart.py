@@ -10,8 +10,8 @@ WIDTH, HEIGHT = 640, 300
 LEFT, RIGHT, TOP, BOTTOM = 40, 16, 16, 44
 
 
-def score_chart(points: Sequence[tuple[float, int, int]], title: str, empty: str) -> Markup:
-    """``points`` are (finished at, score, max score) in time order; one dot per game."""
+def score_chart(points: Sequence[tuple[float | None, int, int]], title: str, empty: str) -> Markup:
+    """``points`` are (finished at or None if unknown, score, max score) in order; one dot per game."""
     if not points:
         return Markup('<p class="empty">{}</p>').format(empty)
     top = max(25, max(p[2] for p in points))
@@ -33,7 +33,7 @@ def score_chart(points: Sequence[tuple[float, int, int]], title: str, empty: str
     parts.append(f'<polyline class="line" points="{line}"/>')
     step = max(1, n // 6)
     for i, (at, score, max_score) in enumerate(points):
-        day = time.strftime("%Y-%m-%d", time.localtime(at))
+        day = "?" if at is None else time.strftime("%Y-%m-%d", time.localtime(at))  # None: date unknown
         parts.append(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(score):.1f}" r="5">'
                      f'<title>{escape(day)}: {score}/{max_score}</title></circle>')
         if i % step == 0 or i == n - 1:

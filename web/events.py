@@ -11,6 +11,7 @@ import itertools
 import json
 import logging
 import queue
+import secrets
 import threading
 import time
 from typing import Any, Callable, Iterator
@@ -54,7 +55,7 @@ class Broadcaster:
         self._clients_lock = threading.Lock()
         self._seq = itertools.count(1)
         self._last_id = 0
-        self._boot = format(int(time.time()), "x")
+        self._boot = secrets.token_hex(4)  # tells event ids of two runs apart, whatever the clock says
         self._last_json = ""
         table.add_listener(self._on_change)
         self._table = table

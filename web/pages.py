@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from markupsafe import Markup
 
 from companion.rating import LINES
+from companion.store import clock_was_set
 from companion.variants import PRESETS
 
 from .auth import COOKIE_MAX_AGE, PIN_COOKIE, Refused, check_same_site
@@ -73,6 +74,9 @@ def client_strings() -> dict[str, str]:
         "finished": _("The show is over"), "no_game": _("No game yet"),
         "live": _("live"), "offline": _("reconnecting…"),
         "camera_ok": _("camera ok"), "camera_missing": _("no camera"), "camera_fault": _("camera fault"),
+        "storage_disk_full": _("SD card full: nothing more is saved"),
+        "storage_write_failed": _("SD card error: the last action was not saved"),
+        "storage_read_only": _("SD card read-only: nothing more is saved"),
         "act_hint": _("hint"), "act_play": _("play"), "act_discard": _("discard"), "act_reward": _("reward"),
         "correct_to": _("→ %(card)s"), "pick_card": _("Pick a card first"),
         "need_pin": _("Enter the PIN shown on the box to change the game."),
@@ -124,7 +128,8 @@ def history() -> str:
     store = ctx().store
     games = [r.as_dict() for r in store.games()] if store is not None else []
     done = [gm for gm in games if gm["outcome"] != "in_progress"]
-    chart = score_chart([(gm["updated"], gm["score"], gm["max_score"]) for gm in done],
+    chart = score_chart([(gm["updated"] if clock_was_set(gm["updated"]) else None, gm["score"], gm["max_score"])
+                         for gm in done],
                         _("Scores of finished games over time"), _("No finished games yet."))
     return page("history.html", games=list(reversed(games)), chart=chart, has_store=store is not None)
 
@@ -141,9 +146,9 @@ def pin_enter() -> Response | tuple[str, int]:
         check_same_site(request)
         ctx().pairing.enter(request, request.form.get("pin", ""))
     except Refused as e:
-        messages = {429: _("Too many wrong PINs: wait a minute and try again."),
-                    403: _("Wrong PIN: use the PIN shown on the box's screen.")}
-        return page("pin.html", next=nxt, error=messages.get(e.status, str(e))), e.status
+        messages = {"throttled": _("Too many wrong PINs: wait a minute and try again."),
+                    "wrong_pin": _("Wrong PIN: use the PIN shown on the box's screen.")}
+        return page("pin.html", next=nxt, error=messages.get(e.code, str(e))), e.status
     resp = redirect(nxt, code=303)
     resp.set_cookie(PIN_COOKIE, ctx().pairing.cookie_value(), max_age=COOKIE_MAX_AGE, httponly=True,
                     samesite="Strict")
@@ -170,5 +175,8 @@ def safe_next(value: str | None) -> str:
 
 @bp.app_template_filter("when")
 def when(timestamp: float) -> str:
-    """A time as the page's language writes it (the box's local time)."""
+    """A time as the page's language writes it (the box's local time); unknown when the box's clock
+    was not set yet."""
+    if not clock_was_set(timestamp):
+        return _("date unknown")
     return format_datetime(datetime.fromtimestamp(timestamp), "short", locale=g.lang)

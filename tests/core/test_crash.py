@@ -1,5 +1,6 @@
-"""Power cuts: a child appending events is killed with SIGKILL at random moments; after each kill
-the store opens and holds exactly the events whose append returned (plus at most the one in flight)."""
+"""Process crashes: a child appending events is killed with SIGKILL at random moments; after each kill
+the store opens and holds exactly the events whose append returned (plus at most the one in flight).
+A crash, not a power cut: the page cache outlives the process (card faults: tests/robustness)."""
 import os
 import random
 import signal

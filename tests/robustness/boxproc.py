@@ -22,17 +22,23 @@ def free_port() -> int:
 
 
 class BoxProcess:
-    """One companion process; ``kill()`` is a power cut (SIGKILL to its whole process group)."""
+    """One companion process; ``kill()`` crashes it (SIGKILL to its whole process group).
 
-    def __init__(self, data: str, command: str = "run", extra: tuple[str, ...] = (), port: int | None = None):
+    ``logs`` is where its output goes (by default next to the store, in ``data``).
+    """
+
+    def __init__(self, data: str, command: str = "run", extra: tuple[str, ...] = (), port: int | None = None,
+                 logs: str | None = None):
         self.data, self.command, self.extra = data, command, extra
         self.cwd: str | None = None  # run the code of another checkout (a fresh clone)
         self.port = port or free_port()
         self.proc: subprocess.Popen | None = None
-        self.log = open(os.path.join(data, f"{command}.log"), "a")
+        self.log = open(os.path.join(logs or data, f"{command}.log"), "a")
 
     def start(self, timeout: float = 20.0) -> float:
         t0 = time.monotonic()
+        if self.log.closed:  # started again after stop()
+            self.log = open(self.log.name, "a")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", self.command, "--host", "127.0.0.1",
              "--port", str(self.port), "--pin", PIN, "--data", self.data, *self.extra],
@@ -74,6 +80,15 @@ class BoxProcess:
                 return r.status, json.loads(r.read() or b"null")
         except urllib.error.HTTPError as e:
             return e.code, json.loads(e.read() or b"null")
+
+    def page(self, path: str) -> int:
+        """The status of an HTML page (its body is not JSON)."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=5) as r:
+                r.read()
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
 
     def get(self, path: str) -> Any:
         code, body = self.request("GET", path, pin=False, timeout=2)
