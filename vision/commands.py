@@ -15,7 +15,7 @@ from companion.cards import CardError, parse_card
 
 from . import finder
 from .camera import IMAGE_EXT
-from .classifier import ModelMissing, Profile
+from .classifier import Classifier, ModelMissing, Profile
 
 if TYPE_CHECKING:
     from .mat import MatDetector
@@ -58,14 +58,19 @@ def cmd_recognize(args: argparse.Namespace) -> int:
             continue
         result = recognizer.analyse(frame)
         out = {"image": path, "mat": result.mat, "cards": [c.as_dict() for c in result.cards]}
+        if args.profile:
+            out["profile_mismatch"] = recognizer.classifier.mismatch
         if args.json:
             print(json.dumps(out))
-        elif not result.mat:
-            print(f"{path}: no play mat found (are all four corner markers in view?)")
         else:
-            seen = ", ".join(f"{c['zone']}: {c['card'] or 'unsure (' + '/'.join(c['candidates']) + ')'} "
+            seen = ", ".join(f"{c['zone'] or 'table'}: {c['card'] or 'unsure (' + '/'.join(c['candidates']) + ')'} "
                              f"{c['confidence']:.0%}" for c in out["cards"]) or "no cards"
-            print(f"{path}: {seen}")
+            where = "" if result.mat else " (no play mat found: are all four corner markers in view?)"
+            print(f"{path}: {seen}{where}")
+    if args.profile and recognizer.classifier.mismatch:
+        print(f"companion recognize: the cards do not look like the deck taught in {args.profile}, so they were "
+              "read without it; is it the profile of another deck? Teach this one with: companion teach DIR "
+              "--profile FILE", file=sys.stderr)
     return code
 
 
@@ -110,15 +115,25 @@ def cmd_teach(args: argparse.Namespace) -> int:
             skipped.append(name)
             continue
         crops.setdefault(label, []).append(card_crop(image, detector))
-        print(f"\r[{'#' * (30 * n // len(photos)):<30}] {n}/{len(photos)} {name:<20}", end="", file=sys.stderr)
+        _bar("photos", n, len(photos), name)
     print(file=sys.stderr)
     if skipped:
         print(f"skipped (name them like r3.jpg or r3_2.png): {', '.join(skipped)}", file=sys.stderr)
     if not crops:
         return _fail("teach", f"no usable photos in {args.folder}: name each photo after its card, like r3.jpg")
-    Profile(crops).save(args.profile)
+    profile = Profile(crops)
+    try:
+        profile.fit(Classifier(), lambda done, total: _bar("learning", done, total))
+    except ModelMissing as e:
+        return _fail("teach", str(e))
+    print(file=sys.stderr)
+    profile.save(args.profile)
     print(f"taught {len(crops)} card kinds from {sum(map(len, crops.values()))} photos → {args.profile}")
     return 0
+
+
+def _bar(what: str, done: int, total: int, name: str = "") -> None:
+    print(f"\r{what:<9} [{'#' * (30 * done // total):<30}] {done}/{total} {name:<20}", end="", file=sys.stderr, flush=True)
 
 
 def cmd_mat(args: argparse.Namespace) -> int:

@@ -1,11 +1,12 @@
-"""One frame in, the cards on the mat out: mat → white balance → zones → top cards → classes."""
+"""One frame in, the cards on the mat out: mat → white balance → zones → top cards → classes.
+Without a mat in view, the cards lying apart on the table are read instead, in no zone."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import finder, mat
+from . import finder, loose, mat
 from .classifier import Classifier, Profile
 from .tablezones import TableZones
 
@@ -14,7 +15,7 @@ ZONE_NAMES = tuple(mat.ZONES)
 
 @dataclass
 class CardSeen:
-    zone: str
+    zone: str | None                  # None: on a table without a mat
     card: str | None
     confidence: float
     candidates: tuple[str, ...]
@@ -70,5 +71,11 @@ class Recognizer:
     def analyse(self, frame: np.ndarray) -> FrameResult:
         pose, views = self.look(frame)
         if pose is None:
-            return FrameResult(False)
+            return FrameResult(False, self.on_table(frame))
         return FrameResult(True, self.classify(views), views)
+
+    def on_table(self, frame: np.ndarray) -> list[CardSeen]:
+        """The cards lying apart on a plain table (no mat in view), each in no zone."""
+        found = loose.find_cards(frame)
+        guesses = self.classifier.classify([c.crop for c in found])
+        return [CardSeen(None, g.card, g.confidence, g.candidates, c.corners) for c, g in zip(found, guesses)]

@@ -2,14 +2,16 @@
 
 It feeds training (``vision/train.py``), the tests, the benchmarks and the demo. A *design* is a
 family of card faces (light or dark face, white/black/no border, digit font, firework art); the
-held-out test set uses design seeds never seen in training. A *scene* is what lies on the mat;
-``render_frame`` shows it through a camera at an angle, under warm, cold or uneven light, with
-glare, blur, sensor noise and JPEG artefacts.
+held-out test set uses design seeds never seen in training. Decks like printed editions come
+from the design families of ``vision/designs.py``; scenes take either kind. A *scene* is what
+lies on the mat; ``render_frame`` shows it through a camera at an angle, under warm, cold or
+uneven light, with glare, blur, sensor noise and JPEG artefacts.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -48,6 +50,16 @@ class CardDesign:
                           font=int(rng.choice(FONTS)), thickness=int(rng.integers(0, 3)),
                           art=str(rng.choice(["burst", "rings", "dots", "none"])),
                           tint=float(rng.uniform(0, 25)))
+
+    def render(self, card: str, seed: int = 0) -> np.ndarray:
+        return render_card(card, self, seed)
+
+
+class Design(Protocol):
+    """Anything that draws a deck's card faces: a ``CardDesign`` here, or a deck of a family in
+    ``vision/designs.py``. Faces are BGR, or BGRA where the card's rounded corners let the mat show."""
+
+    def render(self, card: str, seed: int = 0) -> np.ndarray: ...
 
 
 def _suit_colour(design: CardDesign, suit: str, rng: np.random.Generator) -> tuple[int, int, int]:
@@ -155,13 +167,13 @@ class Scene:
         return on[-1] if on else None
 
 
-def lay(card: str, zone: str, design: CardDesign, rng: np.random.Generator, pile: int = 0) -> Placed:
+def lay(card: str, zone: str, design: Design, rng: np.random.Generator, pile: int = 0) -> Placed:
     """A card laid in a zone the way people do: near the middle, a little askew, either way up."""
     x0, y0, x1, y1 = mat.ZONES[zone]
     spread = 7.0 if pile == 0 else 4.0
     centre = ((x0 + x1) / 2 + rng.uniform(-spread, spread), (y0 + y1) / 2 + rng.uniform(-spread * 1.5, spread * 1.5))
     angle = float(rng.uniform(-14, 14) + (180 if rng.random() < 0.5 else 0))
-    return Placed(card, zone, centre, angle, render_card(card, design, int(rng.integers(1 << 30))))
+    return Placed(card, zone, centre, angle, design.render(card, int(rng.integers(1 << 30))))
 
 
 PX_PER_MM = 3.0
@@ -195,8 +207,9 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray, shadow: bool 
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     m = cv2.getPerspectiveTransform(src, (corners - [x0, y0]).astype(np.float32))
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(face, m, size, flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((fh, fw), 255, np.uint8), m, size)
+    alpha = face[..., 3] if face.shape[2] == 4 else np.full((fh, fw), 255, np.uint8)
+    warped = cv2.warpPerspective(np.ascontiguousarray(face[..., :3]), m, size, flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(alpha, m, size)
     roi = img[y0:y1, x0:x1]
     if shadow:
         soft = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32)[..., None] / 255
@@ -319,7 +332,7 @@ def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: in
     return light.apply(frame)
 
 
-def random_scene(rng: np.random.Generator, design: CardDesign, cards: list[str] | None = None,
+def random_scene(rng: np.random.Generator, design: Design, cards: list[str] | None = None,
                  pile_max: int = 3, others: bool = True) -> Scene:
     """Piles in both zones (each may be empty), sometimes a stray card beside the mat zones."""
     from .labels import LABELS
@@ -333,5 +346,5 @@ def random_scene(rng: np.random.Generator, design: CardDesign, cards: list[str] 
         x = float(rng.choice([-32.0, mat.MAT_W_MM + 32.0]))
         card = str(rng.choice(LABELS))
         scene.cards.insert(0, Placed(card, None, (x, float(rng.uniform(40, 150))), float(rng.uniform(0, 360)),
-                                     render_card(card, design, int(rng.integers(1 << 30)))))
+                                     design.render(card, int(rng.integers(1 << 30)))))
     return scene

@@ -32,6 +32,7 @@ def held_out_frames(n, seed=42):
         yield scene, synth.render_frame(scene, camera, synth.Light.random(rng), i), camera
 
 
+@pytest.mark.renderer_digits
 def test_zone_assignment_and_identity_on_held_out_designs(recognizer):
     zones = found = right = 0
     for scene, frame, _ in held_out_frames(25):

@@ -1,0 +1,118 @@
+"""Leave-family-out figures: how well the card reader reads decks of design families it was never
+trained on (vision/designs.py's held-out families), per family. Each scene is the printed mat
+with piles of mini cards (44 x 68 mm) in PLAY and DISCARD, a camera up to 40 degrees off vertical,
+warm/cold/uneven light and glare, as in bench_vision.py.
+
+Per family: piles found, identity without a profile (untaught), identity with a profile taught
+from one photo per kind on the mat, share asked (the card reported as null, so the box asks),
+wrong with confidence >= 0.9, and the median time per 1280x720 frame on one core.
+
+    python bench/bench_decks.py                      # small and fast: 30 scenes per family
+    python bench/bench_decks.py --frames 700         # 2,100 scenes over the three held-out families
+    python bench/bench_decks.py --model out/cards.onnx --families all   # a candidate model, every family
+"""
+import argparse
+import collections
+import os
+import statistics
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from bench_vision import teach  # noqa: E402
+from vision import classifier, designs, synth  # noqa: E402
+from vision.classifier import Classifier  # noqa: E402
+from vision.labels import LABELS  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+
+DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
+FIRST_DECK = 50_000  # deck seeds of the benchmark (a family's seeds all give decks of its own kind)
+COLUMNS = ("found", "untaught", "taught", "asked", "wrong>=0.9", "ms/frame")
+
+
+def bar(done: int, total: int, t0: float, label: str) -> None:
+    filled = 30 * done // max(1, total)
+    print(f"\r  [{'#' * filled:<30}] {done}/{total} {label:<20} {time.time() - t0:5.0f} s", end="",
+          file=sys.stderr, flush=True)
+
+
+def family_figures(family: str, frames: int, seed: int, taught: bool,
+                   progress: tuple[int, int, float]) -> dict[str, float]:
+    """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid."""
+    rng = np.random.default_rng([seed, sum(map(ord, family))])
+    plain = Recognizer(Classifier())
+    piles = found = right = right_taught = asked = wrong = 0
+    times = []
+    confusions: collections.Counter = collections.Counter()
+    done, total, t0 = progress
+    per_deck = -(-frames // DECKS)
+    for k in range(frames):
+        if k % per_deck == 0:
+            deck = designs.design(family, FIRST_DECK + k // per_deck)
+            with_profile = Recognizer(Classifier(profile=teach(deck, rng)), plain.detector) if taught else None
+        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
+        frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng), k)
+        t = time.perf_counter()
+        result = plain.analyse(frame)
+        times.append((time.perf_counter() - t) * 1000)
+        piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
+        for seen in result.cards:
+            top = scene.top(seen.zone).card
+            found += 1
+            right += seen.card == top
+            asked += seen.card is None
+            wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
+            confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
+        if with_profile is not None:
+            right_taught += sum(s.card == scene.top(s.zone).card for s in with_profile.classify(result.views))
+        bar(done + k + 1, total, t0, family)
+    return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else float("nan"),
+            "asked": asked / piles, "wrong>=0.9": wrong / piles, "ms/frame": statistics.median(times), "piles": piles,
+            "confusions": [f"{k} ({n})" for k, n in confusions.most_common(4) if n]}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--frames", type=int, default=30, help="scenes per family (two piles each)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
+    p.add_argument("--families", default="held-out",
+                   help="held-out (default), training, all, or names separated by commas")
+    p.add_argument("--model", help="an ONNX card classifier to measure instead of the shipped one")
+    p.add_argument("--no-teach", action="store_true", help="skip the taught figures (faster)")
+    args = p.parse_args()
+    chosen = {"held-out": designs.HELD_OUT, "training": designs.TRAINING, "all": tuple(designs.FAMILIES)}.get(
+        args.families) or tuple(args.families.split(","))
+    unknown = [f for f in chosen if f not in designs.FAMILIES]
+    if unknown:
+        raise SystemExit(f"unknown families {', '.join(unknown)}; choose from {', '.join(designs.FAMILIES)}")
+    if args.model:
+        if not os.path.isfile(args.model):
+            raise SystemExit(f"no model at {args.model}: train one with python -m vision.train --out FILE")
+        classifier.load_model = lambda: classifier._read_net(args.model)
+    cv2.setNumThreads(1)
+    t0 = time.time()
+    rows = {}
+    for n, family in enumerate(chosen):
+        rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach,
+                                      (n * args.frames, len(chosen) * args.frames, t0))
+    print(file=sys.stderr)
+    print(f"design families ({args.frames} scenes each, {DECKS} decks per family, seed {args.seed}, "
+          f"model {args.model or 'shipped'}):")
+    print(f"  {'family':<20}{'held out':>9}" + "".join(f"{c:>12}" for c in COLUMNS))
+    for family, r in rows.items():
+        cells = [f"{r[c]:.1f}" if c == "ms/frame" else "-" if np.isnan(r[c]) else f"{r[c]:.1%}" for c in COLUMNS]
+        print(f"  {family:<20}{'yes' if designs.FAMILIES[family].held_out else 'no':>9}"
+              + "".join(f"{c:>12}" for c in cells))
+    print("typical confusions untaught (laid->read, ? = asked):")
+    for family, r in rows.items():
+        print(f"  {family:<20} {', '.join(r['confusions']) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+"""Design families: every family draws every card kind, held-out families never feed training,
+and a deck is a pure function of its family and seed."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision import designs, mat, synth
+from vision.labels import LABELS
+
+
+def faces(deck):
+    return {label: deck.render(label, 3) for label in LABELS}
+
+
+@pytest.mark.parametrize("family", sorted(designs.FAMILIES))
+def test_each_family_draws_every_card_kind_as_a_different_face(family):
+    deck = designs.design(family, 11)
+    drawn = faces(deck)
+    for label, face in drawn.items():
+        assert face.shape == (synth.CARD_PX[1], synth.CARD_PX[0], 4), label
+        assert face.dtype == np.uint8
+    # no two kinds look the same (the suit or the value would be unreadable)
+    flat = {label: face[..., :3].astype(np.int16) for label, face in drawn.items()}
+    for a in LABELS:
+        for b in LABELS:
+            if a < b:
+                assert np.abs(flat[a] - flat[b]).mean() > 0.5, (family, a, b)
+
+
+@settings(max_examples=6, deadline=None)
+@given(family=st.sampled_from(sorted(designs.FAMILIES)), seed=st.integers(0, 10**6))
+def test_the_value_and_the_suit_are_both_drawn(family, seed):
+    deck = designs.design(family, seed)
+    base = deck.render("r3", 0)[..., :3].astype(np.int16)
+    for other in ("r4", "g3", "m3", "k3"):
+        assert np.abs(base - deck.render(other, 0)[..., :3]).max() > 60, (family, seed, other)
+
+
+def test_held_out_families_are_never_training_families():
+    assert len(designs.HELD_OUT) >= 3
+    assert not set(designs.HELD_OUT) & set(designs.TRAINING)
+    assert set(designs.HELD_OUT) | set(designs.TRAINING) == set(designs.FAMILIES)
+    # what makes them held out: faces and value displays no training family draws
+    seen_in_training = {(d.face, d.art) for name in designs.TRAINING for d in
+                        (designs.design(name, s) for s in range(60))}
+    for name in designs.HELD_OUT:
+        for s in range(20):
+            d = designs.design(name, s)
+            assert (d.face, d.art) not in seen_in_training, (name, d.face, d.art)
+
+
+def test_held_out_typefaces_are_never_training_typefaces():
+    held, trained = designs.font_split(True), designs.font_split(False)
+    assert held and trained
+    assert not {designs._typeface(f) for f in held} & {designs._typeface(f) for f in trained}
+    assert designs._typeface("fonts/LiberationSans-BoldItalic.ttf") == designs._typeface("LiberationSans-Regular.ttf")
+
+
+def test_a_deck_is_a_pure_function_of_family_and_seed():
+    a, b = designs.design("skyline-pips", 5), designs.design("skyline-pips", 5)
+    assert a == b
+    assert np.array_equal(a.render("b2", 9), b.render("b2", 9))
+    assert designs.design("skyline-pips", 6) != a
+
+
+def test_families_draw_without_any_font_package(monkeypatch):
+    monkeypatch.setattr(designs, "system_fonts", lambda: ())
+    for name in designs.FAMILIES:
+        deck = designs.design(name, 2)
+        assert deck.font.startswith("hershey:")
+        assert deck.render("y5", 1).shape[2] == 4
+
+
+def test_unknown_family_names_the_known_ones():
+    with pytest.raises(ValueError, match="night-bursts"):
+        designs.design("no-such-family", 1)
+
+
+def test_rounded_corners_let_the_mat_show_on_a_rendered_frame():
+    deck = next(designs.design("blue-low-contrast", s) for s in range(50)
+                if designs.design("blue-low-contrast", s).radius_mm >= 3)
+    face = deck.render("w1", 0)
+    assert face[0, 0, 3] == 0 and face[face.shape[0] // 2, face.shape[1] // 2, 3] == 255
+    rng = np.random.default_rng(1)
+    scene = synth.Scene([synth.lay("w1", "play", deck, rng)])
+    plane = synth.mat_plane(scene, rng)
+    corner = scene.cards[0].corners_mm()[0] * synth.PX_PER_MM
+    inside = (corner + (scene.cards[0].corners_mm()[2] * synth.PX_PER_MM - corner) * 0.004).astype(int)
+    empty = mat.render_mat(synth.PX_PER_MM)
+    assert np.abs(plane[inside[1], inside[0]].astype(int) - empty[inside[1], inside[0]]).max() < 60
+
+
+@pytest.mark.parametrize("family", designs.HELD_OUT)
+def test_cards_of_held_out_families_are_found_on_the_mat(family):
+    """A floor for the leave-family-out bench: the finder cuts out piles of decks it never saw."""
+    from vision.recognize import Recognizer
+    rng = np.random.default_rng(7)
+    recognizer = Recognizer()
+    found = 0
+    for k in range(3):
+        deck = designs.design(family, 900 + k)
+        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 4)], others=False)
+        frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng), k)
+        result = recognizer.analyse(frame)
+        assert result.mat
+        found += sum(scene.top(c.zone) is not None for c in result.cards)
+    assert found >= 5, f"{found}/6 piles found"
