@@ -29,10 +29,12 @@ NO_FLASH = ("pending", "game_over")
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a press did: ``accepted`` by the table or refused; ``message`` the table's English line."""
+    """What a press did: ``accepted`` by the table or refused; ``message`` the table's English line;
+    ``reason`` the refusal's key (a rule, or the store's code when the SD card could not save it)."""
 
     accepted: bool
     message: str
+    reason: str | None = None
 
 
 def _timer(delay: float, fn: Callable[[], object]) -> None:
@@ -78,7 +80,7 @@ class Box:
             change = run(self.table, button, gesture)
         except CommandError as e:
             self.refuse(e)
-            return Outcome(False, str(e))
+            return Outcome(False, str(e), refusal(e).reason)
         if change is None:  # OK with no card waiting: show where the web page is, if known
             if self._boot is None:
                 self._show_flash(Refusal("nothing_pending"), self.flash_seconds)

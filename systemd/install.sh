@@ -79,6 +79,9 @@ if [ ! -f "$CONF_DIR/config.toml" ]; then
     "$VENV/bin/companion" config --print > "$CONF_DIR/config.toml"
     echo "wrote $CONF_DIR/config.toml (edit it, then: systemctl restart $UNIT)"
 fi
+# the settings may hold the pairing PIN: readable by root and the service only
+chown "root:$SERVICE_USER" "$CONF_DIR/config.toml"
+chmod 0640 "$CONF_DIR/config.toml"
 
 echo "== the service"
 install -m 0644 "$SRC/systemd/$UNIT" "/etc/systemd/system/$UNIT"

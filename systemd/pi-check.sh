@@ -177,6 +177,9 @@ say "== systemd/install.sh in the root"
 started=$SECONDS
 in_root bash -c "cd $CHECKOUT && systemd/install.sh"
 say "install.sh took $((SECONDS - started)) s"
+settings=$(in_root stat -c '%a %U:%G' /etc/hanabi-companion/config.toml)
+[ "$settings" = "640 root:hanabi" ] || { say "the settings file is $settings, not 640 root:hanabi (it may hold the PIN)"; exit 1; }
+say "settings file: $settings"
 in_root /opt/hanabi-companion/venv/bin/python -c \
     'import cv2, numpy, platform; print("pi-check: installed on", platform.machine(), "with numpy", numpy.__version__, "and OpenCV", cv2.__version__)'
 

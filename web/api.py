@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.store import clock_was_set
+from companion.store import DISK_FULL, READ_ONLY, WRITE_FAILED, clock_was_set
 from companion.table import CommandError, StoreFault, stored_log
 
 from .auth import Refused
@@ -54,6 +54,9 @@ def bad_request(e: BadRequest) -> tuple[Response, int]:
 @bp.errorhandler(CommandError)
 def command_error(e: CommandError) -> tuple[Response, int]:
     return error(409 if e.illegal else 400, str(e))
+
+
+STORE_FAULTS = (DISK_FULL, WRITE_FAILED, READ_ONLY)
 
 
 @bp.errorhandler(StoreFault)
@@ -134,7 +137,11 @@ def press(name: str) -> Response | tuple[Response, int]:
         return error(400, f"the buttons are {', '.join(BUTTONS)}; got {name!r}")
     outcome = c.press(name)
     if getattr(outcome, "accepted", True) is False:  # the box refused it and says why
-        return error(409, str(getattr(outcome, "message", f"the {name} button was refused")))
+        message = str(getattr(outcome, "message", f"the {name} button was refused"))
+        reason = getattr(outcome, "reason", None)
+        if reason in STORE_FAULTS:  # the SD card, not the rules: like any other write it could not save
+            return error(503, message, reason=reason)
+        return error(409, message)
     return jsonify(c.state())
 
 

@@ -86,12 +86,18 @@ def test_the_oled_says_the_card_is_full_when_a_button_press_cannot_be_saved():
         table = Table(store)
         table.new_game(["Ann", "Ben"], "base")
         box = Box(table, get_display({"driver": "dummy"}))
+        client = create_app(table, store, pin=PIN, buttons=box.press).test_client()
         card.fill()
         for i in range(2000):
             refused = box.press("hint" if i % 2 == 0 else "undo")
             if not refused.accepted:
                 break
         assert "SD card is full" in refused.message and box.screen() == Refusal(DISK_FULL)
+        assert refused.reason == DISK_FULL
+        before = table.snapshot()
+        r = client.post(f"/api/buttons/{'hint' if i % 2 == 0 else 'undo'}", headers={"X-Table-PIN": PIN})
+        refused_for(r.status_code, r.json, DISK_FULL, "SD card is full")  # the page's buttons say so too
+        assert table.snapshot() == before
         card.free()
         box.close()
         store.close()

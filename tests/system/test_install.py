@@ -117,3 +117,4 @@ def test_install_script_keeps_apt_numpy_and_sees_system_packages():
     assert "opencv-python-headless<4.12" in script  # the last OpenCV for numpy 1, without fetching the newer ones
     assert "do_i2c 0" in script and "systemctl enable" in script
     assert "[ -d /run/systemd/system ]" in script  # a chroot or container has no systemd to restart
+    assert 'chmod 0640 "$CONF_DIR/config.toml"' in script  # make pi-check checks the mode it leaves
