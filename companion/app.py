@@ -191,22 +191,21 @@ def build_watcher(profile: str | None, zones: dict[str, tuple[float, ...]] | Non
     """The real watcher; a missing or unreadable model or deck profile is a CameraFault saying which."""
     from vision.classifier import ModelMissing
     from vision.watcher import make_watcher
-    if profile is not None:
-        check_profile(profile)
+    deck = load_profile(profile) if profile is not None else None
     try:
-        return make_watcher(profile=profile, zones=zones)
+        return make_watcher(profile=deck, zones=zones)
     except ModelMissing as e:
         raise CameraFault("model", one_line(e)) from None
 
 
-def check_profile(profile: str) -> None:
-    """The deck profile is there and readable, or a CameraFault says what to do."""
+def load_profile(profile: str) -> Any:
+    """The deck profile (read once: the watcher gets this very one), or a CameraFault saying what to do."""
     from vision.classifier import Profile
     if not os.path.isfile(profile):
         raise CameraFault("profile", f"the deck profile {profile} is missing: make one with "
                                      "`companion teach`, or set [camera] profile = \"\"")
     try:
-        Profile.load(profile)
+        return Profile.load(profile)
     except Exception as e:  # numpy raises many kinds for a file that is not a profile
         raise CameraFault("profile", one_line(e)) from None
 

@@ -85,13 +85,13 @@ def model() -> Check:
 
 
 def profile(config: Config) -> Check:
-    from .app import check_profile
+    from .app import load_profile
     path = config.camera.profile
     if not path:
         return Check("profile", True, "none: the general classifier reads the cards "
                                       "(`companion teach` learns your own deck)")
     try:
-        check_profile(path)
+        load_profile(path)
     except CameraFault as e:
         return Check("profile", False, str(e))
     return Check("profile", True, path)

@@ -54,8 +54,11 @@ class Recognizer:
     zones: TableZones | None = None
 
     @staticmethod
-    def with_profile(path: str | None, zones: TableZones | None = None) -> Recognizer:
-        return Recognizer(Classifier(profile=Profile.load(path) if path else None), zones=zones)
+    def with_profile(profile: str | Profile | None, zones: TableZones | None = None) -> Recognizer:
+        """``profile``: a deck profile, already read or the path of its file."""
+        if isinstance(profile, str):
+            profile = Profile.load(profile) if profile else None
+        return Recognizer(Classifier(profile=profile), zones=zones)
 
     def look(self, frame: np.ndarray, pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
         """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""

@@ -14,6 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .classifier import Profile
 from .finder import PPM, ZoneView
 from .recognize import CardSeen, Recognizer
 from .tablezones import TableZones
@@ -123,7 +124,8 @@ class Watcher:
         return [CardPlaced(name, card.card, card.confidence, card.candidates)]
 
 
-def make_watcher(profile: str | None = None,
+def make_watcher(profile: str | Profile | None = None,
                  zones: dict[str, tuple[float, float, float, float]] | None = None) -> Watcher:
-    """``zones``: rectangles in the picture for a table without the printed mat."""
+    """``profile``: a deck profile or its file; ``zones``: rectangles in the picture for a table
+    without the printed mat."""
     return Watcher(Recognizer.with_profile(profile, TableZones(zones) if zones else None))
