@@ -1,6 +1,7 @@
-"""Card classification: the small CNN shipped in the ``models`` package run with OpenCV's dnn
-module (no torch at run time), optionally helped by a profile of the family's own deck made by
-``companion teach``."""
+"""Card classification: the small network shipped in the ``models`` package, run with OpenCV's dnn
+module (no torch at run time). It reads each end of a card on its own (suit and value, as printed
+in the corners) and the card's answer combines both ends; a profile of the family's own deck made
+by ``companion teach`` adds the deck's own model on top."""
 from __future__ import annotations
 
 import hashlib
@@ -14,6 +15,7 @@ import cv2
 import numpy as np
 
 from . import teach
+from .finder import CROP
 from .labels import LABELS
 
 MODEL_PACKAGE, MODEL_NAME = "models", "cards.onnx"
@@ -59,16 +61,57 @@ def _read_net(path: str) -> "cv2.dnn.Net":
     return cv2.dnn.readNetFromONNX(path) if engine is None else cv2.dnn.readNetFromONNX(path, engine)
 
 
-def to_blob(crops: list[np.ndarray]) -> np.ndarray:
-    """Crops (BGR, CROP size) → the network's input: NCHW floats in [-0.5, 0.5]."""
-    arr = np.stack(crops).astype(np.float32) / 255.0 - 0.5
-    return np.ascontiguousarray(arr.transpose(0, 3, 1, 2))
+PATCH_ROWS = 40  # each end of the card read on its own: the top 40 rows (27 mm) of the crop, numeral and all
+CHANNELS = 5     # lightness and ink against the patch's own face, the ink's colour, absolute lightness
+
+
+def ends(crops: list[np.ndarray]) -> list[np.ndarray]:
+    """Both ends of each card, the lower one turned upright: printed decks put the value in the
+    top-left and (upside down) the bottom-right corner, so the two ends are read alike."""
+    out = []
+    for c in crops:
+        out += [c[:PATCH_ROWS], c[::-1, ::-1][:PATCH_ROWS]]
+    return out
+
+
+def to_blob(patches: list[np.ndarray]) -> np.ndarray:
+    """Patches (BGR) → the network's input, NCHW floats. The face's colour differs from deck to deck
+    (a blue gradient, a night sky, cream paper), so the patch is described against its own median:
+    lightness and ink strength relative to the face, with the ink's absolute colour beside them."""
+    out = np.empty((len(patches), CHANNELS, *patches[0].shape[:2]), np.float32)
+    for i, p in enumerate(patches):
+        lab = cv2.cvtColor(p, cv2.COLOR_BGR2Lab).astype(np.float32)
+        face = np.median(lab.reshape(-1, 3), axis=0)
+        d = lab - face
+        ink = np.sqrt(d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
+        out[i, 0] = d[..., 0] / 50.0
+        out[i, 1] = (lab[..., 1] - 128.0) / 25.0
+        out[i, 2] = (lab[..., 2] - 128.0) / 25.0
+        out[i, 3] = ink / max(float(np.percentile(ink, 97)), 15.0)
+        out[i, 4] = (lab[..., 0] - 128.0) / 70.0
+    return out
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=-1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)
+
+
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    z = logits - logits.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
+
+
+def card_probabilities(suit: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """Per card, from its two ends' suit and value logits (rows 2k and 2k+1): the probability of
+    each label. The ends' opinions are averaged in log space (a geometric mean: two views of one
+    card are not independent witnesses), then suit and value are combined."""
+    def per_card(logits: np.ndarray) -> np.ndarray:
+        lp = log_softmax(logits)
+        return softmax(0.5 * (lp[0::2] + lp[1::2]))
+    ps, pv = per_card(suit), per_card(value)
+    return (ps[:, :, None] * pv[:, None, :]).reshape(len(ps), -1)
 
 
 @dataclass
@@ -86,16 +129,15 @@ class Classifier:
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities and unit-length features for each crop."""
-        self._net.setInput(to_blob(crops))
-        logits, features = self._net.forward(["logits", "features"])
-        features = features.reshape(len(crops), -1)
+        self._net.setInput(to_blob(ends(crops)))
+        suit, value, features = self._net.forward(["suit", "value", "features"])
+        features = features.reshape(len(crops), -1)  # both ends of a card side by side
         features /= np.linalg.norm(features, axis=1, keepdims=True) + 1e-9
-        return softmax(logits.reshape(len(crops), len(LABELS))), features
+        return card_probabilities(suit.reshape(2 * len(crops), -1), value.reshape(2 * len(crops), -1)), features
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
-        """What a deck's model sees of each crop: the network's features and the hand-made ones."""
-        features = np.concatenate([self._run(crops[i:i + 256])[1] for i in range(0, len(crops), 256)])
-        return np.hstack([NET_SCALE * features, teach.hand_features(crops)])
+        """What a deck's model sees of each crop: the network's features of both its ends."""
+        return np.concatenate([self._run(crops[i:i + 256])[1] for i in range(0, len(crops), 256)])
 
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
@@ -105,8 +147,7 @@ class Classifier:
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
             return probs, None
-        x = np.hstack([NET_SCALE * features, teach.hand_features(crops)])
-        taught, distance = deck.posterior(x, LABELS)
+        taught, distance = deck.posterior(features, teach.face_colours(crops), LABELS)
         fits = distance <= teach.FIT_MARGIN
         self._recent.extend(float(d) for d in distance)
         # the deck's model leads; the network still settles what the deck's model leaves open
@@ -141,11 +182,17 @@ def model_hash() -> str:
 
 
 # -- profiles of a family's own deck ------------------------------------------------------------
-NET_SCALE = 4.0      # the network's unit-length features against the hand-made ones
 NETWORK_SAY = 0.5    # weight of the network's own log-probabilities beside the deck's model
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
-PROFILE_FORMAT = 2
+PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)
+
+
+def _crop_sized(crop: np.ndarray) -> np.ndarray:
+    """A taught picture at the crop size of this companion (older profiles kept smaller ones)."""
+    if crop.shape[:2] == (CROP[1], CROP[0]):
+        return crop
+    return cv2.resize(crop, CROP, interpolation=cv2.INTER_LINEAR)
 
 
 @dataclass
@@ -188,7 +235,7 @@ class Profile:
                 label = key.split("__")[0]
                 if label not in LABELS:
                     raise ValueError(f"unknown card {label!r}")
-                crops.setdefault(label, []).append(data[key])
+                crops.setdefault(label, []).append(_crop_sized(data[key]))
             if not crops:
                 raise ValueError("it holds no cards")
             if "_format" in data.files and int(data["_format"]) > PROFILE_FORMAT:

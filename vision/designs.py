@@ -147,7 +147,9 @@ class DeckDesign:
         return self.palette[SUITS.index(suit)]
 
     def render(self, card: str, seed: int = 0) -> np.ndarray:
-        return render_card(card, self, seed)
+        """The face of ``card``. Every copy of a kind in a printed deck is the same print, so the
+        copy's ``seed`` changes nothing here (the renderer's own designs vary their art by copy)."""
+        return render_card(card, self, zlib.crc32(card.encode()))
 
 
 def _gradient(c0: BGR, c1: BGR, vertical: bool) -> np.ndarray:
@@ -221,19 +223,21 @@ def _face(design: DeckDesign) -> np.ndarray:
 
 
 def _colour_layer(design: DeckDesign, suit: str, rng: np.random.Generator, shape: tuple[int, int],
-                  whole: bool = False) -> np.ndarray:
+                  whole: bool = False, rows: tuple[int, int] | None = None) -> np.ndarray:
     """What an element of ``suit`` is painted with: one colour, or the rainbow (always all its
-    colours when the ``whole`` face is painted)."""
+    colours when the ``whole`` face is painted). ``shape`` is the face's (h, w); only the
+    ``rows`` (first, end) of it are made when given (the rainbow runs down the whole face)."""
     h, w = shape
+    y0, y1 = rows or (0, h)
     if suit != "m":
-        layer = np.empty((h, w, 3), np.float32)
+        layer = np.empty((y1 - y0, w, 3), np.float32)
         layer[:] = design.ink(suit)
         return layer
     if design.rainbow == "elements" and not whole:
-        layer = np.empty((h, w, 3), np.float32)
+        layer = np.empty((y1 - y0, w, 3), np.float32)
         layer[:] = RAINBOW[int(rng.integers(len(RAINBOW)))]
         return layer
-    xs = np.linspace(0, len(RAINBOW) - 1, h)
+    xs = np.linspace(0, len(RAINBOW) - 1, h)[y0:y1]
     grad = np.stack([np.interp(xs, np.arange(len(RAINBOW)), RAINBOW[:, c]) for c in range(3)], -1)
     return np.repeat(grad[:, None].astype(np.float32), w, 1)
 
@@ -251,7 +255,7 @@ def _paint(img: np.ndarray, mask: np.ndarray, design: DeckDesign, suit: str, rng
         layer = np.empty(roi.shape, np.float32)
         layer[:] = (245, 245, 245) if suit == "m" or np.mean(design.ink(suit)) < 150 else (20, 20, 20)
     else:
-        layer = _colour_layer(design, suit, rng, (h, w))[y0:y1, x0:x1]
+        layer = _colour_layer(design, suit, rng, (h, w), rows=(y0, y1))[:, x0:x1]
         if design.outline is not None and suit in "wk":
             ring = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(np.float32)[..., None] / 255
             roi[:] = roi * (1 - ring) + np.array(design.outline, np.float32) * ring

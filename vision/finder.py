@@ -14,7 +14,7 @@ from . import mat
 
 PPM = 3.0                     # zone images: pixels per millimetre
 MARGIN_MM = 14.0              # looked at around each zone: cards may hang over its edge
-CROP = (48, 72)               # classifier input (w, h), portrait
+CROP = (66, 102)              # the top card, upright (w, h): 1.5 px per mm, numerals 12-21 px tall
 CARD_AREA = mat.CARD_MM[0] * mat.CARD_MM[1] * PPM * PPM
 CARD_PX = (mat.CARD_MM[0] * PPM, mat.CARD_MM[1] * PPM)
 MAT_GREY_L = 140  # the mat's grey in Lab lightness once the white patches read white

@@ -1,5 +1,5 @@
 """Teaching a deck: many altered copies of each taught photo, described by the general network's
-features plus cheap hand-made ones, and a per-deck linear model fitted on them (numpy only)."""
+features of both ends of the card, and a per-deck linear model fitted on them (numpy only)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +11,6 @@ import numpy as np
 from .finder import CROP
 
 W, H = CROP
-THUMB = (12, 18)      # colour thumbnail (w, h): where the ink is, and in which colour
 # how a card lies in its crop, equally often: fitted tightly, or cut out loosely and turned (degrees)
 POSES = ((-3.0, 3.0), (-17.0, -9.0), (-9.0, -2.0), (2.0, 9.0), (9.0, 17.0))
 
@@ -57,72 +56,13 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
 
 
-# -- hand-made features ----------------------------------------------------------------------------
-def hand_features(crops: list[np.ndarray]) -> np.ndarray:
-    """Per crop: a colour thumbnail relative to the card's own face colour and lightness, the hue of
-    its saturated pixels, and gradient histograms of its grey picture (the numerals' shapes)."""
-    return np.stack([np.concatenate([_thumb(c), _hues(c), _coarse_hog(c), _fine_hog(c), _corner(c),
-                                     _corner(c[::-1, ::-1])])
-                     for c in crops])
-
-
-CORNER = (18, 24)   # the top-left corner (w, h) where a numeral is printed, in crop pixels
-
-
-def _corner(crop: np.ndarray) -> np.ndarray:
-    """The numeral's corner in fine detail: its grey picture against its own lightness."""
-    patch = cv2.cvtColor(crop[1:1 + CORNER[1], 1:1 + CORNER[0]], cv2.COLOR_BGR2GRAY).astype(np.float32)
-    small = cv2.resize(patch, (9, 12), interpolation=cv2.INTER_AREA).ravel()
-    small -= small.mean()
-    return 1.5 * small / (small.std() + 8.0)
-
-
-def _thumb(crop: np.ndarray) -> np.ndarray:
-    small = cv2.resize(crop, THUMB, interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).reshape(-1, 3)
-    lab -= np.median(lab, axis=0)
-    lab[:, 0] /= lab[:, 0].std() + 5.0
-    lab[:, 1:] /= 40.0
-    return lab.T.ravel()
-
-
-def _hues(crop: np.ndarray) -> np.ndarray:
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
-    sat = np.clip((hsv[:, 1] - 70) / 120, 0, 1) * (hsv[:, 2] > 50)
-    hist = np.bincount((hsv[:, 0] // 15).astype(int) % 12, weights=sat, minlength=12)
-    return 4.0 * np.sqrt(hist / len(hsv))
-
-
-def _hog(crop: np.ndarray, size: tuple[int, int], cell: int, bins: int) -> np.ndarray:
-    """Histograms of gradient directions in square cells of the grey picture at ``size``."""
-    grey = cv2.cvtColor(cv2.resize(crop, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)
-    mag, ang = np.sqrt(gx * gx + gy * gy), np.arctan2(gy, gx) % np.pi
-    b = np.minimum((ang / np.pi * bins).astype(int), bins - 1)
-    across = size[0] // cell
-    index = (np.arange(size[1])[:, None] // cell) * across + np.arange(size[0])[None, :] // cell
-    cells = across * (size[1] // cell)
-    return np.bincount((index * bins + b).ravel(), mag.ravel(), cells * bins).reshape(cells, bins)
-
-
-def _coarse_hog(crop: np.ndarray) -> np.ndarray:
-    hist = _hog(crop, (24, 36), 6, 8)
-    return 3.0 * np.sqrt(hist.ravel() / (np.linalg.norm(hist) + 1e-6))
-
-
-def _fine_hog(crop: np.ndarray) -> np.ndarray:
-    """The numerals' and pips' strokes, cell by cell at full size (each cell normalised on its own,
-    so a glare or a shadow over one part does not hide the rest)."""
-    hist = _hog(crop, (W, H), 6, 9)
-    return np.sqrt(hist / (np.linalg.norm(hist, axis=1, keepdims=True) + 20.0)).ravel()
-
-
 # -- the per-deck model ----------------------------------------------------------------------------
 COPIES = 80          # altered copies of each taught photo, each way up
 CHECK_COPIES = 8     # further copies that set the temperature and how far a card of this deck lies
 SHRINK = 0.05        # covariance shrinkage towards its diagonal
 CAUTION = 2.0        # the temperature fitted on altered copies, times this: real frames differ more
 FIT_MARGIN = 1.6     # a card farther than this times ``spread`` does not fit the deck
+FACE_FLOOR = 6.0     # Lab levels: a face colour spread never counts as smaller (copies may vary too little)
 Features = Callable[[list[np.ndarray]], np.ndarray]
 
 
@@ -137,6 +77,8 @@ class DeckModel:
     centres: np.ndarray        # C x K class means in the whitened space
     temperature: float
     spread: float              # 99th percentile of the check copies' distance to their nearest kind
+    faces: np.ndarray          # C x 3 face colour (Lab) of each class's copies
+    face_spread: float         # 95th percentile of the check copies' face distance to their nearest kind
 
     def distances(self, x: np.ndarray) -> np.ndarray:
         """Squared whitened distance to each class mean, per dimension."""
@@ -144,24 +86,40 @@ class DeckModel:
         d = (z * z).sum(1)[:, None] - 2 * z @ self.centres.T + (self.centres ** 2).sum(1)[None]
         return np.maximum(d, 0) / self.centres.shape[1]
 
-    def posterior(self, x: np.ndarray, order: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-        """Probabilities over ``order`` (kinds never taught get none) and each card's distance to
-        the nearest taught kind, in units of ``spread``."""
+    def face_distances(self, faces: np.ndarray) -> np.ndarray:
+        """Distance of each card's face colour to the nearest taught kind's."""
+        return np.linalg.norm(faces[:, None, :] - self.faces[None], axis=2).min(1)
+
+    def posterior(self, x: np.ndarray, faces: np.ndarray, order: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities over ``order`` (kinds never taught get none) and how far each card lies
+        from the taught deck, in units of the copies' spreads. The network's features are meant
+        to be alike for every deck, so the face's colour (``face_colours``) says too whether a
+        card is of this deck at all."""
         d = self.distances(x)
         p = _softmax(-d / self.temperature)
         out = np.zeros((len(x), len(order)))
         for c, label in enumerate(self.labels):
             out[:, order.index(label)] += p[:, c]
-        return out, d.min(1) / self.spread
+        return out, np.maximum(d.min(1) / self.spread, self.face_distances(faces) / self.face_spread)
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"labels": np.array(self.labels), "mean": self.mean, "whiten": self.whiten, "centres": self.centres,
-                "temperature": np.array(self.temperature), "spread": np.array(self.spread)}
+                "temperature": np.array(self.temperature), "spread": np.array(self.spread),
+                "faces": self.faces, "face_spread": np.array(self.face_spread)}
 
     @staticmethod
     def from_arrays(a: dict[str, np.ndarray]) -> DeckModel:
         return DeckModel(tuple(str(v) for v in a["labels"]), a["mean"], a["whiten"], a["centres"],
-                         float(a["temperature"]), float(a["spread"]))
+                         float(a["temperature"]), float(a["spread"]), a["faces"], float(a["face_spread"]))
+
+
+def face_colours(crops: list[np.ndarray]) -> np.ndarray:
+    """The median colour (Lab) of each crop's middle (a loosely cut card leaves the mat round its
+    edges): most of a card is its face, printed alike on every kind of most decks, and unlike
+    another deck's."""
+    middle = (slice(H // 5, H - H // 5), slice(W // 5, W - W // 5))
+    return np.array([np.median(cv2.cvtColor(c[middle], cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0) for c in crops],
+                    np.float32).reshape(-1, 3)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -173,12 +131,12 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callable[[int, int], None] | None = None,
         copies: int = COPIES, seed: int = 0) -> DeckModel:
     """A per-deck model from the taught crops; ``features`` describes crops (the general network's
-    features and the hand-made ones), ``progress(done, total)`` is told after each card kind."""
+    features), ``progress(done, total)`` is told after each card kind."""
     rng = np.random.default_rng(seed)
     kinds = sorted(crops)
     pool = [c for label in kinds for c in crops[label]]
     classes = [(label, flip) for label in kinds for flip in (False, True)]
-    xs, ys, checks, check_ys = [], [], [], []
+    xs, ys, checks, check_ys, faces, check_faces = [], [], [], [], [], []
     for n, label in enumerate(kinds):
         for flip in (False, True):
             c = classes.index((label, flip))
@@ -186,15 +144,20 @@ def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callab
                     for k in range(copies + CHECK_COPIES)]
             xs.append(features(made[:copies]).astype(np.float32))  # float32: half the memory
             checks.append(features(made[copies:]).astype(np.float32))
+            faces.append(np.median(face_colours(made[:copies]), axis=0))
+            check_faces.append(face_colours(made[copies:]))
             ys += [c] * copies
             check_ys += [c] * CHECK_COPIES
         if progress:
             progress(n + 1, len(kinds))
     mean, whiten, centres = fit_lda(np.concatenate(xs), np.array(ys))
-    model = DeckModel(tuple(label for label, _ in classes), mean, whiten, centres, 1.0, 0.0)
+    model = DeckModel(tuple(label for label, _ in classes), mean, whiten, centres, 1.0, 0.0, np.stack(faces), 0.0)
     d = model.distances(np.concatenate(checks))
     model.temperature = CAUTION * _temperature(d, np.array(check_ys))
     model.spread = float(np.quantile(d.min(1), 0.99))
+    # the face's colour is one number per card: a glare or the art over the middle moves it far
+    # on a few copies, so its spread is taken at the 95th percentile
+    model.face_spread = max(float(np.quantile(model.face_distances(np.concatenate(check_faces)), 0.95)), FACE_FLOOR)
     return model
 
 

@@ -1,17 +1,20 @@
-"""Train the card classifier on rendered cards and export it to ONNX for ``cv2.dnn``.
+"""Train the card reader on rendered cards and export it to ONNX for ``cv2.dnn``.
 
     pip install -e '.[train]'      # torch 2.13 (CPU) and onnx; only needed here
-    python -m vision.train            # the shipped model: 42,000 samples, 12 epochs (about an hour)
-    python -m vision.train --init models/cards.onnx --out out/cards.onnx   # fine-tune it elsewhere
+    python -m vision.train            # the shipped model (about 40 minutes on two cores)
 
-Cards come from two sources: the renderer's own designs (``synth.CardDesign``) and decks of the
-training design families (``designs.TRAINING``: faces shared by every suit, numerals in many
-fonts, art unrelated to the value). The held-out families are never drawn here.
+The reader looks at each end of a card on its own (the top rows of the upright crop, and the
+bottom rows turned upright: printed decks put the value in opposite corners) and says two things
+of it: the suit and the value. The card's answer combines both ends (``classifier.card_probabilities``).
 
-Samples go through the same finder as camera frames: either a pile is laid in a zone seen from
-above, degraded the way a camera at an angle would (resolution, blur, light colour, glare, noise,
-JPEG), colour-balanced with an imperfect estimate and cut out by ``finder.find_in_view``; or a
-whole camera frame is rendered and its zones looked at exactly as the box does.
+Cards come from decks of the training design families (``designs.TRAINING``: faces shared by
+every suit, numerals in many fonts, art unrelated to the value) and from the renderer's own
+designs (``synth.CardDesign``). The held-out families are never drawn here, and the check after
+each epoch uses training-family decks of seeds training never draws.
+
+Samples are made three ways: a face drawn and altered directly the way a camera and the finder
+alter it (cheap, most of them); a pile laid in a zone, degraded and cut out by the finder; or a
+whole camera frame rendered and its zones looked at exactly as the box does.
 """
 from __future__ import annotations
 
@@ -25,8 +28,8 @@ from multiprocessing import Pool
 import cv2
 import numpy as np
 
-from . import designs, finder, mat, synth
-from .classifier import model_resource
+from . import designs, finder, mat, synth, teach
+from .classifier import CHANNELS, PATCH_ROWS, ends, model_resource, to_blob
 from .labels import LABELS
 from .recognize import look_at_mat
 
@@ -88,167 +91,240 @@ def pick_design(rng: np.random.Generator, design_base: int, families: float) -> 
     return synth.CardDesign.from_seed(design_base + int(rng.integers(400)))
 
 
-def _make(args: tuple[int, int, int, float] | tuple[int, int, int, float, float]) -> tuple[list[np.ndarray], list[int]]:
-    """One worker's samples: seed, count, first design, share from frames[, share from families]."""
-    seed, count, design_base, from_frames = args[:4]
-    families = args[4] if len(args) > 4 else 0.0
+def face_crop(design: synth.Design, card: str, rng: np.random.Generator) -> np.ndarray:
+    """The card's face cut out cleanly at the crop's size (round corners over the mat's grey)."""
+    face = design.render(card, int(rng.integers(1 << 16)))
+    if face.shape[2] == 4:
+        a = face[..., 3:].astype(np.float32) / 255
+        face = (face[..., :3] * a + rng.uniform(120, 185) * (1 - a)).astype(np.uint8)
+    return cv2.resize(face, finder.CROP, interpolation=cv2.INTER_AREA)
+
+
+def direct_sample(rng: np.random.Generator, design: synth.Design, card: str) -> np.ndarray:
+    """A crop as the finder might cut the card out of a frame: askew, loose, under another light,
+    blurred, noisy, glared (the teaching's alterations), sometimes with a colour cast left over."""
+    under = face_crop(design, str(rng.choice(LABELS)), rng)
+    crop = face_crop(design, card, rng)
+    if rng.random() < 0.3:
+        crop = np.clip(crop * rng.uniform(0.85, 1.15, 3), 0, 255).astype(np.uint8)
+    return teach.augment(crop, under, rng)
+
+
+MODES = (0.7, 0.22)  # shares of direct samples and of zone samples; the rest from whole frames
+PER_DECK = 8          # samples drawn from a deck before another is picked
+
+
+def _make(args: tuple[int, int, int, float]) -> tuple[list[np.ndarray], list[int]]:
+    """One worker's samples: seed, count, first design of the renderer's own, share from families."""
+    seed, count, design_base, families = args
     rng = np.random.default_rng(seed)
     detector = mat.MatDetector()
-    xs, ys = [], []
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
     while len(xs) < count:
         design = pick_design(rng, design_base, families)
-        if rng.random() < from_frames:
-            for crop, card in frame_samples(rng, design, detector):
+        for _ in range(PER_DECK):
+            mode = rng.random()
+            if mode >= MODES[0] + MODES[1]:
+                for crop, card in frame_samples(rng, design, detector):
+                    xs.append(crop)
+                    ys.append(LABELS.index(card))
+                continue
+            label = int(rng.integers(len(LABELS)))
+            make = direct_sample if mode < MODES[0] else zone_sample
+            crop = make(rng, design, LABELS[label])
+            if crop is not None:
                 xs.append(crop)
-                ys.append(LABELS.index(card))
-            continue
-        label = int(rng.integers(len(LABELS)))
-        crop = zone_sample(rng, design, LABELS[label])
-        if crop is not None:
-            xs.append(crop)
-            ys.append(label)
+                ys.append(label)
     return xs[:count], ys[:count]
 
 
-def dataset(samples: int, seed: int, design_base: int, from_frames: float = 0.0, families: float = 0.0,
-            workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    n = workers * 4
-    chunks = [(seed * 1000 + i, samples // n, design_base, from_frames, families) for i in range(n)]
+def dataset(samples: int, seed: int, design_base: int, families: float, workers: int = 2,
+            validation: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Crops (N x h x w x 3, uint8) and their labels. ``validation`` draws training-family decks of
+    seeds that training never draws (new decks of known families: a check, never the held-out)."""
+    n = workers * 8
+    chunks = [(seed * 1000 + i, -(-samples // n), design_base, families) for i in range(n)]
     parts = []
+    t0 = time.time()
+    fn = _make_validation if validation else _make
     with Pool(workers) as pool:
-        for part in pool.imap(_make, chunks):  # in order: the same seed gives the same data
+        for part in pool.imap(fn, chunks):  # in order: the same seed gives the same data
             parts.append(part)
-            print(f"\r  making samples: {len(parts) * 100 // n}%", end="", file=sys.stderr, flush=True)
+            done = len(parts) * 30 // n
+            print(f"\r  making samples [{'#' * done:<30}] {len(parts) * 100 // n}% {time.time() - t0:.0f} s",
+                  end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    x = np.concatenate([np.stack(p[0]) for p in parts])
-    y = np.concatenate([np.array(p[1]) for p in parts])
+    x = np.concatenate([np.stack(p[0]) for p in parts])[:samples]
+    y = np.concatenate([np.array(p[1]) for p in parts])[:samples]
     return x, y
 
 
+def _make_validation(args: tuple[int, int, int, float]) -> tuple[list[np.ndarray], list[int]]:
+    seed, count, _, _ = args
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    while len(xs) < count:
+        family = designs.TRAINING[int(rng.integers(len(designs.TRAINING)))]
+        deck = designs.design(family, FAMILY_SEEDS + int(rng.integers(FAMILY_SEEDS)))
+        for _ in range(PER_DECK):
+            label = int(rng.integers(len(LABELS)))
+            crop = zone_sample(rng, deck, LABELS[label]) if rng.random() < 0.5 else direct_sample(rng, deck, LABELS[label])
+            if crop is not None:
+                xs.append(crop)
+                ys.append(label)
+    return xs[:count], ys[:count]
+
+
+def patch_tensors(x: np.ndarray, y: np.ndarray):  # type: ignore[no-untyped-def]
+    """Both ends of every crop as network inputs (float16 to halve the memory), with their suit and
+    value targets."""
+    import torch
+    blobs = [torch.from_numpy(to_blob(ends(list(x[i:i + 2048]))).astype(np.float16)) for i in range(0, len(x), 2048)]
+    suits = torch.from_numpy(np.repeat(y // 5, 2)).long()
+    values = torch.from_numpy(np.repeat(y % 5, 2)).long()
+    return torch.cat(blobs), suits, values
+
+
 def build_model():  # type: ignore[no-untyped-def]
+    """A small network over one end of a card: its features, and two heads (suit, value)."""
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
-    return nn.Sequential(
-        *block(3, 24), nn.MaxPool2d(2),
-        *block(24, 48), nn.MaxPool2d(2),
-        *block(48, 64), nn.MaxPool2d(2),
-        *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-        nn.Dropout(0.2), nn.Linear(96, len(LABELS)))
+    class Reader(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                *block(CHANNELS, 16), nn.MaxPool2d(2),
+                *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+                *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.drop = nn.Dropout(0.2)
+            self.suit = nn.Linear(96, 7)
+            self.value = nn.Linear(96, 5)
+
+        def forward(self, x):  # type: ignore[no-untyped-def]
+            f = self.body(x)
+            g = self.drop(f)
+            return self.suit(g), self.value(g), f
+
+    return Reader()
 
 
-def init_from(model, path: str) -> None:  # type: ignore[no-untyped-def]
-    """Start from an exported model: its convolutions (batch norm folded in by the export) and
-    head. The batch norms become the identity with the folded bias, and stay frozen."""
-    import onnx
-    import torch
-    from onnx import numpy_helper
-    graph = onnx.load(path).graph
-    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in graph.initializer}
-    convs = [n for n in graph.node if n.op_type == "Conv"]
-    layers = [m for m in model if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d))]
-    if len(convs) * 2 != len(layers):
-        raise SystemExit(f"{path} is not a model of this shape: train from scratch without --init")
-    with torch.no_grad():
-        for node, conv, bn in zip(convs, layers[::2], layers[1::2]):
-            conv.weight.copy_(weights[node.input[1]])
-            bn.bias.copy_(weights[node.input[2]])
-            bn.weight.fill_(1.0)
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
-        model[-1].weight.copy_(weights["head.weight"])
-        model[-1].bias.copy_(weights["head.bias"])
-
-
-def train(samples: int, epochs: int, out: str, from_frames: float, families: float, seed: int = 1,
-          max_minutes: float | None = None, init: str | None = None) -> dict:
+def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
+          max_minutes: float | None = None) -> dict:
     import torch
 
-    from .classifier import to_blob
     torch.manual_seed(seed)
     t0 = time.time()
-    x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, from_frames=from_frames, families=families)
-    xv, yv = dataset(max(400, samples // 10), seed + 7, design_base=TEST_DESIGN_BASE)
-    print(f"data: {len(x)} training crops, {len(xv)} held-out crops in {time.time() - t0:.0f} s", flush=True)
-    xt, yt = torch.from_numpy(to_blob(list(x))), torch.from_numpy(y).long()
+    x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families)
+    xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True)
+    print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
+    xt, st, vt = patch_tensors(x, y)
+    del x
     model = build_model()
-    if init:
-        init_from(model, init)
-    lr = 1e-3 if init else 3e-3
+    lr = 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * ((len(xt) + 127) // 128)
+    batch = 256
+    steps = epochs * ((len(xt) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     for epoch in range(epochs):
         model.train()
-        if init:  # the folded batch norms keep their identity statistics
-            for m in model:
-                if isinstance(m, torch.nn.BatchNorm2d):
-                    m.eval()
         perm = torch.randperm(len(xt))
         total = 0.0
-        for i in range(0, len(xt), 128):
-            idx = perm[i:i + 128]
+        for k, i in enumerate(range(0, len(xt), batch)):
+            idx = perm[i:i + batch]
             opt.zero_grad()
-            loss = loss_fn(model(xt[idx]), yt[idx])
+            suit, value, _ = model(xt[idx].float())
+            loss = loss_fn(suit, st[idx]) + loss_fn(value, vt[idx])
             loss.backward()
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
+            if k % 50 == 0:
+                print(f"\r  epoch {epoch + 1}/{epochs} [{'#' * (30 * i // len(xt)):<30}] {time.time() - t0:.0f} s",
+                      end="", file=sys.stderr, flush=True)
         acc = evaluate(model, xv, yv)
-        print(f"epoch {epoch + 1}/{epochs}: loss {total / len(xt):.3f}, held-out accuracy {acc:.4f}", flush=True)
+        print(f"\repoch {epoch + 1}/{epochs}: loss {total / len(xt):.3f}, check accuracy {acc:.4f} "
+              f"({time.time() - t0:.0f} s)", flush=True)
         if max_minutes is not None and time.time() - t0 > max_minutes * 60 and epoch + 1 < epochs:
             print(f"out of time after {epoch + 1} epochs: exporting this model", flush=True)
             break
     model.eval()
-    export(model, out)
-    return {"samples": len(x), "from_frames": from_frames, "epochs": epoch + 1, "held_out_accuracy": round(acc, 4),
+    temperatures = calibrate(model, xv, yv)
+    export(model, out, temperatures)
+    return {"samples": len(y), "epochs": epoch + 1, "check_accuracy": round(acc, 4),
+            "temperatures": [round(t, 3) for t in temperatures],
             "train_designs": [TRAIN_DESIGNS.start, TRAIN_DESIGNS.stop], "families": families,
-            "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS], "init": init,
+            "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS],
             "minutes": round((time.time() - t0) / 60, 1)}
 
 
-def export(model, out: str) -> None:  # type: ignore[no-untyped-def]
-    """ONNX with two outputs: the class logits and the features before them (for deck profiles)."""
+def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    import torch
+    suits, values = [], []
+    with torch.no_grad():
+        for i in range(0, len(x), 1024):
+            s, v, _ = model(torch.from_numpy(to_blob(ends(list(x[i:i + 1024])))))
+            suits.append(s.numpy())
+            values.append(v.numpy())
+    return np.concatenate(suits), np.concatenate(values)
+
+
+def evaluate(model, x: np.ndarray, y: np.ndarray, temperatures: tuple[float, float] = (1.0, 1.0)) -> float:  # type: ignore[no-untyped-def]
+    from .classifier import card_probabilities
+    model.eval()
+    suit, value = _logits(model, x)
+    p = card_probabilities(suit / temperatures[0], value / temperatures[1])
+    return float((p.argmax(1) == y).mean())
+
+
+def calibrate(model, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Temperatures of the suit and the value heads that best predict the check crops (least log
+    loss of the card's combined answer), so a card the reader is unsure of says so."""
+    from .classifier import card_probabilities
+    suit, value = _logits(model, x)
+    best = (np.inf, 1.0, 1.0)
+    for ts in np.geomspace(0.5, 4, 16):
+        for tv in np.geomspace(0.5, 4, 16):
+            p = card_probabilities(suit / ts, value / tv)
+            loss = -np.log(p[np.arange(len(y)), y] + 1e-9).mean()
+            if loss < best[0]:
+                best = (loss, float(ts), float(tv))
+    print(f"calibrated: suit temperature {best[1]:.2f}, value temperature {best[2]:.2f}", flush=True)
+    return best[1], best[2]
+
+
+def export(model, out: str, temperatures: tuple[float, float] = (1.0, 1.0)) -> None:  # type: ignore[no-untyped-def]
+    """ONNX with three outputs: the suit and value logits (divided by their temperatures) and the
+    features before them (for deck profiles)."""
     import torch
 
-    class WithFeatures(torch.nn.Module):
+    class Calibrated(torch.nn.Module):
         def __init__(self, net):  # type: ignore[no-untyped-def]
             super().__init__()
-            self.body, self.head = net[:-1], net[-1]
+            self.net = net
 
         def forward(self, x):  # type: ignore[no-untyped-def]
-            features = self.body(x)
-            return self.head(features), features
+            f = self.net.body(x)
+            return self.net.suit(f) / temperatures[0], self.net.value(f) / temperatures[1], f
 
-    dummy = torch.zeros(1, 3, finder.CROP[1], finder.CROP[0])
-    torch.onnx.export(WithFeatures(model).eval(), dummy, out, dynamo=False, opset_version=17,
-                      input_names=["crop"], output_names=["logits", "features"],
-                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}})
-
-
-def evaluate(model, x: np.ndarray, y: np.ndarray) -> float:  # type: ignore[no-untyped-def]
-    import torch
-
-    from .classifier import to_blob
-    model.eval()
-    with torch.no_grad():
-        pred = model(torch.from_numpy(to_blob(list(x)))).argmax(1).numpy()
-    return float((pred == y).mean())
+    dummy = torch.zeros(1, CHANNELS, PATCH_ROWS, finder.CROP[0])
+    torch.onnx.export(Calibrated(model).eval(), dummy, out, dynamo=False, opset_version=17,
+                      input_names=["patch"], output_names=["suit", "value", "features"],
+                      dynamic_axes={"patch": {0: "n"}, "suit": {0: "n"}, "value": {0: "n"}, "features": {0: "n"}})
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description="train the card classifier on rendered cards")
-    p.add_argument("--samples", type=int, default=42000)
-    p.add_argument("--epochs", type=int, default=12)
-    p.add_argument("--from-frames", type=float, default=0.2,
-                   help="share of draws that render a whole camera frame (two crops, slower to make)")
-    p.add_argument("--families", type=float, default=0.6,
-                   help="share of draws from the training design families (the rest: the renderer's designs)")
+    p = argparse.ArgumentParser(description="train the card reader on rendered cards")
+    p.add_argument("--samples", type=int, default=90000, help="card crops (each gives both its ends)")
+    p.add_argument("--epochs", type=int, default=8)
+    p.add_argument("--families", type=float, default=0.85,
+                   help="share of decks from the training design families (the rest: the renderer's designs)")
     p.add_argument("--max-minutes", type=float, help="stop after the epoch that passes this time and export")
-    p.add_argument("--init", metavar="ONNX", help="fine-tune an exported model (for example the shipped one)")
     p.add_argument("--seed", type=int, default=1, help="seed of the samples and of the training")
     p.add_argument("--out", help="where to write the model (default: the installed models package, which "
                                  "is the checkout's models/ folder in an editable install)")
@@ -258,8 +334,7 @@ def main() -> None:
         import torch  # noqa: F401
     except ImportError:
         raise SystemExit("training needs torch: pip install -e '.[train]'") from None
-    info = train(args.samples, args.epochs, args.out, args.from_frames, args.families, seed=args.seed,
-                 max_minutes=args.max_minutes, init=args.init)
+    info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes)
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))

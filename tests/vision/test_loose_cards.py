@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision import loose, synth
+from vision import finder, loose, synth
 from vision.labels import LABELS
 from vision.recognize import Recognizer
 from vision.train import TEST_DESIGN_BASE
@@ -77,7 +77,7 @@ def test_one_card_alone_on_a_table_is_found_whatever_its_angle(angle, spot, desi
     cards = loose.find_cards(frame)
     assert len(cards) == 1
     assert np.linalg.norm(cards[0].corners.mean(0) - centres_px(scene, camera)[0]) < 20  # a grain streak may cling on
-    assert cards[0].crop.shape == (72, 48, 3)
+    assert cards[0].crop.shape == (finder.CROP[1], finder.CROP[0], 3)
 
 
 def test_recognize_a_saved_photo_of_a_table_without_a_mat(companion_cmd):

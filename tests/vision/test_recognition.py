@@ -169,6 +169,7 @@ def test_recognize_command(tmp_path, companion_cmd):
     assert p.returncode == 1 and "cannot read image" in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.renderer_digits
 def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 77)
     photos = tmp_path / "deck"
@@ -197,7 +198,7 @@ def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
                 right[name] += seen.card == scene.top(seen.zone).card
         total += sum(v.crop is not None for v in views.values())
     # this design is one of the hardest held-out ones: the profile must help, not hurt
-    assert total >= 18 and right["profile"] >= right["plain"] and right["profile"] >= 0.9 * total, right
+    assert total >= 18 and right["profile"] >= right["plain"] and right["profile"] >= 0.9 * total, (right, total)
     p = subprocess.run(companion_cmd + ["teach", str(tmp_path / "none"), "--profile", str(profile)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "not a folder" in p.stderr

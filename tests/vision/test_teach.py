@@ -1,4 +1,4 @@
-"""Teaching a deck the general network reads badly: a per-deck model fitted on altered copies of
+"""Teaching a deck of a family the general network never saw: a per-deck model fitted on altered copies of
 one photo per kind, a profile of another deck noticed, old profile files, progress on screen."""
 import json
 import subprocess
@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import designs, synth, teach
+from vision import designs, finder, synth, teach
 from vision.classifier import Classifier, Profile
 from vision.commands import card_crop
 from vision.labels import LABELS
@@ -61,11 +61,11 @@ def read(plain, classifier, deck, n, seed):
     return right, total
 
 
-def test_teaching_reads_a_deck_the_network_reads_badly(plain, deck_profile):
+def test_teaching_reads_a_deck_of_a_family_the_network_never_saw(plain, deck_profile):
     _, classifier = deck_profile
     right, total = read(plain, classifier, designs.design(*DECK), 12, 5)
     assert total >= 20
-    assert right["taught"] >= 0.7 * total and right["taught"] >= right["untaught"] + 0.3 * total, (right, total)
+    assert right["taught"] >= 0.95 * total and right["taught"] >= right["untaught"], (right, total)
     assert not classifier.mismatch
 
 
@@ -111,6 +111,7 @@ def test_an_old_profile_of_pictures_only_still_loads_and_is_fitted(tmp_path):
         np.savez_compressed(f, **{f"{label}__0": c for label, c in crops.items()})
     old = Profile.load(str(path))
     assert old.deck is None and sorted(old.crops) == ["g3", "k5", "r1"]
+    assert all(c[0].shape == (finder.CROP[1], finder.CROP[0], 3) for c in old.crops.values())  # older, smaller crops
     Classifier(profile=old)
     assert old.deck is not None
     (tmp_path / "bad.profile").write_bytes(b"not a profile")
@@ -135,7 +136,7 @@ def test_teaching_shows_progress(tmp_path, companion_cmd):
 
 def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():
     rng = np.random.default_rng(4)
-    crop = np.full((72, 48, 3), (40, 40, 200), np.uint8)
+    crop = np.full((finder.CROP[1], finder.CROP[0], 3), (40, 40, 200), np.uint8)
     copies = [teach.augment(crop, crop, rng) for _ in range(20)]
     assert all(c.shape == crop.shape and c.dtype == np.uint8 for c in copies)
     assert np.median([np.median(c[..., 2]) - np.median(c[..., 0]) for c in copies]) > 80
@@ -143,8 +144,9 @@ def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():
 
 def test_a_card_far_from_every_taught_kind_does_not_fit(deck_profile):
     profile, classifier = deck_profile
-    stranger = cv2.resize(designs.render_card("r3", designs.design(*OTHER))[..., :3], (48, 72),
+    stranger = cv2.resize(designs.render_card("r3", designs.design(*OTHER))[..., :3], finder.CROP,
                           interpolation=cv2.INTER_AREA)
     probs, fits = classifier.probabilities([stranger, profile.crops["r3"][0]])
     assert fits is not None and not fits[0] and fits[1]
     assert probs[1].argmax() == LABELS.index("r3")
+

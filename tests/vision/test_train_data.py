@@ -3,7 +3,7 @@ takes, labelled with the card that really lies on top."""
 import numpy as np
 import pytest
 
-from vision import finder, mat, synth, train
+from vision import designs, finder, mat, synth, train
 from vision.classifier import Classifier
 from vision.labels import LABELS
 
@@ -25,3 +25,28 @@ def test_frame_samples_are_the_top_cards_of_a_whole_rendered_frame():
 def test_a_worker_returns_exactly_the_samples_asked_for():
     xs, ys = train._make((11, 6, train.TRAIN_DESIGNS.start, 0.5))
     assert len(xs) == len(ys) == 6 and all(0 <= y < len(LABELS) for y in ys)
+
+
+def test_a_direct_sample_is_a_crop_of_the_card_asked_for():
+    """The cheap samples alter a drawn face the way a camera would: the crop keeps the card's look
+    (its numeral corner differs from another value's of the same deck)."""
+    rng = np.random.default_rng(5)
+    deck = designs.design("light-plain", 3)
+    crop = train.direct_sample(rng, deck, "g2")
+    assert crop.shape == (finder.CROP[1], finder.CROP[0], 3) and crop.dtype == np.uint8
+    clean = [train.face_crop(deck, c, np.random.default_rng(0)).astype(np.float32) for c in ("g2", "g5")]
+    corner = (slice(0, 30), slice(0, 25))
+    assert np.abs(clean[0][corner] - clean[1][corner]).mean() > 5
+
+
+def test_the_check_crops_come_from_training_family_decks_training_never_draws(monkeypatch):
+    drawn = []
+    original = designs.design
+
+    def spy(family, seed):
+        drawn.append((family, seed))
+        return original(family, seed)
+    monkeypatch.setattr(designs, "design", spy)
+    xs, ys = train._make_validation((2, 4, 0, 1.0))
+    assert len(xs) == 4
+    assert all(f in designs.TRAINING and s >= train.FAMILY_SEEDS for f, s in drawn)

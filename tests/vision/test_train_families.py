@@ -1,7 +1,7 @@
 """Training draws decks of the training design families, never of the held-out ones."""
 import numpy as np
 
-from vision import designs, synth, train
+from vision import designs, finder, synth, train
 from vision.labels import LABELS
 
 
@@ -21,6 +21,6 @@ def test_without_families_training_draws_the_renderers_designs_alone():
 
 
 def test_a_worker_makes_samples_of_family_decks():
-    xs, ys = train._make((4, 5, train.TRAIN_DESIGNS.start, 0.0, 1.0))
+    xs, ys = train._make((4, 5, train.TRAIN_DESIGNS.start, 1.0))
     assert len(xs) == len(ys) == 5 and all(0 <= y < len(LABELS) for y in ys)
-    assert all(x.shape == (72, 48, 3) for x in xs)
+    assert all(x.shape == (finder.CROP[1], finder.CROP[0], 3) for x in xs)

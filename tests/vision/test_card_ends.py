@@ -1,0 +1,50 @@
+"""The reader's arithmetic: each card is read at both ends, and suit and value combine into the 35
+labels (``vision/labels.py``)."""
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision import finder
+from vision.classifier import CHANNELS, PATCH_ROWS, card_probabilities, ends, to_blob
+from vision.labels import LABELS
+
+logits = st.integers(1, 4).flatmap(lambda n: st.tuples(
+    arrays(np.float64, (2 * n, 7), elements=st.floats(-20, 20)),
+    arrays(np.float64, (2 * n, 5), elements=st.floats(-20, 20))))
+
+
+@settings(max_examples=60, deadline=None)
+@given(logits)
+def test_a_cards_probabilities_sum_to_one_and_do_not_depend_on_which_end_is_read_first(pair):
+    suit, value = pair
+    p = card_probabilities(suit, value)
+    assert p.shape == (len(suit) // 2, len(LABELS))
+    assert np.allclose(p.sum(1), 1.0)
+    swapped = np.arange(len(suit)).reshape(-1, 2)[:, ::-1].ravel()
+    assert np.allclose(p, card_probabilities(suit[swapped], value[swapped]))
+
+
+def test_ends_that_disagree_leave_the_card_less_certain_than_ends_that_agree():
+    sure_red, sure_blue = np.full(7, -5.0), np.full(7, -5.0)
+    sure_red[0], sure_blue[3] = 5.0, 5.0
+    three = np.full((2, 5), -5.0)
+    three[:, 2] = 5.0
+    agree = card_probabilities(np.stack([sure_red, sure_red]), three)[0]
+    disagree = card_probabilities(np.stack([sure_red, sure_blue]), three)[0]
+    assert LABELS[int(agree.argmax())] == "r3" and agree.max() > 0.99
+    assert disagree.max() < 0.6  # below UNSURE or near it: the box asks
+
+
+def test_both_ends_are_cut_the_same_way_up_and_described_against_their_own_face():
+    crop = np.full((finder.CROP[1], finder.CROP[0], 3), (40, 120, 200), np.uint8)   # a face of any colour
+    crop[5:25, 5:20] = 250                                                          # a numeral top left
+    crop[-25:-5, -20:-5] = 250                                                      # and bottom right, turned
+    top, bottom = ends([crop])
+    assert top.shape == bottom.shape == (PATCH_ROWS, finder.CROP[0], 3)
+    assert np.array_equal(top, bottom)
+    blob = to_blob([top, np.full_like(top, 30)])
+    assert blob.shape == (2, CHANNELS, PATCH_ROWS, finder.CROP[0])
+    ink = blob[0, 3]
+    assert ink[10, 10] > 0.9 and abs(ink[35, 50]) < 0.05      # ink on the numeral, none on the face
+    assert np.allclose(blob[1, 3], 0) and np.allclose(blob[1, 0], 0)   # a blank end shows no ink
