@@ -23,6 +23,7 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 STORE_NAME = "table.db"
+PROFILE_NAME = "deck-profile.npz"
 
 
 @dataclass
@@ -31,14 +32,17 @@ class RunOptions:
     port: int | None = None
     pin: str | None = None
     data: str | None = None
+    config: str | None = None     # the settings file the box was started with (a taught profile goes there)
 
 
 @dataclass
 class CameraParts:
-    """How to open the camera and make a watcher for it (``open_source`` None: no camera)."""
+    """How to open the camera and make a watcher for it (``open_source`` None: no camera);
+    ``zones``: the rectangles that stand for a table without the printed mat."""
 
     open_source: Callable[[], Source] | None
     make_watcher: Callable[[], Watcher]
+    zones: dict[str, tuple[float, ...]] | None = None
 
 
 def random_pin() -> str:
@@ -71,6 +75,7 @@ class Companion:
             self.table, camera.open_source, camera.make_watcher, fps=config.camera.fps,
             confidence=config.camera.confidence, retry_seconds=config.camera.retry_seconds,
             on_refused=self.box.refuse if self.box is not None else None)
+        self.teacher = self._teacher(options, camera.zones)
         self.app = self._web()
         self.server: Any = None
         self._stop = threading.Event()
@@ -95,6 +100,35 @@ class Companion:
                 log.warning("no buttons: %s; use the page instead", e)
         return display, buttons, Box(self.table, display, buttons, lang=self.config.box.language)
 
+    def _teacher(self, options: RunOptions, zones: dict[str, tuple[float, ...]] | None) -> Any:
+        """"Teach our deck": the profile goes beside the store, and into the settings file the box
+        was started with (or the one it would read first)."""
+        from .config import CONFIG_NAME
+        from .teaching import Teacher
+        folder = options.data or default_data_dir()
+        settings = options.config or os.path.join(folder, CONFIG_NAME)
+
+        def session(kinds: tuple[str, ...]) -> Any:
+            from vision.guided import GuidedSession
+            from vision.watcher import make_watcher
+            return GuidedSession(kinds, make_watcher(zones=zones))
+
+        def use_profile(path: str) -> Callable[[], Watcher]:
+            self.config.camera.profile = path
+            return lambda: build_watcher(path, zones)
+
+        teacher = Teacher(self.camera, session, os.path.join(folder, PROFILE_NAME), settings, use_profile)
+        teacher.listeners.append(self._teaching_changed)
+        return teacher
+
+    def _teaching_changed(self) -> None:
+        """The OLED follows the lesson, and its buttons serve it while it runs."""
+        if self.box is None:
+            return
+        from hardware.screens import Teaching
+        state = self.teacher.state()
+        self.box.teach(Teaching.of(state), self.teacher.press if state["active"] else None)
+
     def _web(self) -> Any:
         from web import create_app
         oled = None
@@ -104,7 +138,8 @@ class Companion:
         return create_app(self.table, self.store, pin=self.pin, camera_status=lambda: self.camera.status,
                           camera_reason=lambda: self.camera.state.reason,
                           oled_image=oled, buttons=self.box.press if self.box is not None else None,
-                          lang=self.config.box.language, hosts=tuple(self.config.web.hosts))
+                          lang=self.config.box.language, hosts=tuple(self.config.web.hosts),
+                          teacher=self.teacher)
 
     def start(self) -> None:
         """Bind the page and start the camera; the page answers as soon as this returns."""
@@ -175,7 +210,7 @@ def camera_from_config(config: Config) -> CameraParts:
     zones = ({"play": tuple(config.camera.play_zone), "discard": tuple(config.camera.discard_zone)}
              if config.camera.play_zone else None)
     return CameraParts(None if spec == "none" else lambda: open_camera(spec),
-                       lambda: build_watcher(profile, zones))
+                       lambda: build_watcher(profile, zones), zones)
 
 
 def open_camera(spec: str) -> Source:

@@ -124,7 +124,8 @@ def cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
-def _config_path(args: argparse.Namespace) -> str | None:
+def config_path(args: argparse.Namespace) -> str | None:
+    """The settings file of ``--config``, else the first that exists of DATA/config.toml and the system's."""
     if args.config:
         return args.config
     for candidate in (os.path.join(args.data or default_data_dir(), CONFIG_NAME), SYSTEM_CONFIG):
@@ -147,7 +148,7 @@ def cmd_config(args: argparse.Namespace) -> int:
         print(f"{args.check}: OK")
         return 0
     try:
-        config = load_config(_config_path(args))
+        config = load_config(config_path(args))
     except ConfigError as e:
         print(f"companion config: {e}", file=sys.stderr)
         return 1
@@ -157,7 +158,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import examine, report
-    text, code = report(examine(_config_path(args)))
+    text, code = report(examine(config_path(args)))
     print(text, end="")
     return code
 
@@ -165,8 +166,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from .app import Companion, RunOptions
     try:
-        config = load_config(_config_path(args))
-        companion = Companion(config, RunOptions(args.host, args.port, args.pin, args.data))
+        path = config_path(args)
+        config = load_config(path)
+        companion = Companion(config, RunOptions(args.host, args.port, args.pin, args.data, path))
     except (ConfigError, StoreError) as e:
         print(f"companion run: {e}", file=sys.stderr)
         return 1
@@ -185,6 +187,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from .app import Companion, RunOptions, demo_camera
     from .demo import DemoDriver, TableScene
+    from .demofamily import DemoFamily
     from .variants import VariantError, parse_variant
     try:
         variant = parse_variant(json.loads(args.variant) if args.variant.startswith("{") else args.variant)
@@ -198,14 +201,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     os.makedirs(data, exist_ok=True)
     scene = TableScene()
     try:
-        config = load_config(_config_path(args))
-        companion = Companion(config, RunOptions(args.host or "127.0.0.1", args.port, args.pin or "1234", data),
-                              camera=demo_camera(scene, args.seed), use_buttons=False)
+        config = load_config(config_path(args))
+        # a deck taught in the demo goes into the demo's folder, unless --config names the settings
+        companion = Companion(config, RunOptions(args.host or "127.0.0.1", args.port, args.pin or "1234", data,
+                                                 args.config), camera=demo_camera(scene, args.seed), use_buttons=False)
     except (ConfigError, StoreError, OSError) as e:
         print(f"companion demo: {e}", file=sys.stderr)
         return 1
     press = companion.box.press if companion.box is not None else (lambda b: companion.table.act({"type": "hint"}))
     driver = DemoDriver(companion.table, scene, press, variant, args.players, args.seed, args.speed, data)
+    DemoFamily(companion.teacher, scene, driver)  # lays the cards asked for when the deck is taught
     print(f"Demo: open http://{companion.host}:{companion.port}/ — pairing PIN {companion.pin}. "
           "Keys (then Enter): h = HINT, u = UNDO, o = OK, O = hold OK. Ctrl-C stops.", flush=True)
     driver.start()

@@ -82,6 +82,7 @@ class DemoDriver:
         self.data_dir = data_dir
         self.card_timeout = card_timeout
         self.stats = DemoStats()
+        self.hold = threading.Event()  # set: the bot waits between moves (a deck is being taught)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -95,8 +96,13 @@ class DemoDriver:
             self._thread.join(timeout=10)
 
     def _pause(self, seconds: float) -> bool:
-        """Wait, scaled by the speed; True when the demo should stop."""
-        return self._stop.wait(seconds / self.speed)
+        """Wait, scaled by the speed, and as long as the bot is held; True when the demo should stop."""
+        if self._stop.wait(seconds / self.speed):
+            return True
+        while self.hold.is_set():
+            if self._stop.wait(0.1):
+                return True
+        return False
 
     def _run(self) -> None:
         game_no = 0

@@ -30,6 +30,7 @@ class Watcher(Protocol):
 # or reading it), watcher (anything else while setting up the recognition).
 PROBLEMS = ("model", "profile", "camera", "watcher")
 REASON_LENGTH = 300
+QUIET_SECONDS = 2.0  # after teaching, what the camera sees this long is what was laid while teaching
 
 
 class CameraFault(RuntimeError):
@@ -78,6 +79,9 @@ class CameraService:
         self._watcher: Watcher | None = None
         self.frames = 0
         self._thread: threading.Thread | None = None
+        self._borrowed: Callable[[Any, float], Any] | None = None
+        self._rebuild = False
+        self._quiet_until = float("-inf")
 
     @property
     def status(self) -> str:
@@ -99,6 +103,30 @@ class CameraService:
     def alive(self) -> bool:
         """False once the thread has ended: stopped, or nothing left to do (no camera configured)."""
         return self._thread is not None and self._thread.is_alive()
+
+    def pause(self, feed: Callable[[Any, float], Any]) -> None:
+        """Judge no card: give each frame to ``feed(frame, now)`` instead (a deck being taught lies
+        in PLAY, and none of its cards is a play)."""
+        self._borrowed = feed
+
+    def resume(self, make_watcher: Callable[[], Watcher] | None = None) -> None:
+        """Judge cards again, with a fresh watcher (from ``make_watcher`` when given: a new deck
+        profile). The cards still lying on the mat were laid while teaching: the events of the first
+        seconds are dropped, so they never become plays."""
+        if make_watcher is not None:
+            self._make_watcher = make_watcher
+            self._watcher = None
+        self._rebuild = True
+        self._borrowed = None
+
+    @property
+    def configured(self) -> bool:
+        """A camera is set up (it may still be opening, or in fault)."""
+        return self._open is not None
+
+    @property
+    def paused(self) -> bool:
+        return self._borrowed is not None
 
     def handle(self, event: Any) -> None:
         """Turn one watcher event into a table command (cleared zones need none)."""
@@ -172,7 +200,17 @@ class CameraService:
             if self.state.status != "ok":
                 log.info("camera ok")
                 self.state = CameraState("ok")
-            for event in watcher.feed(frame, started):
-                self.handle(event)
+            borrowed = self._borrowed
+            if borrowed is not None:
+                borrowed(frame, started)
+            else:
+                if self._rebuild:
+                    watcher = self._make_watcher()
+                    self._rebuild = False
+                    self._quiet_until = started + max(QUIET_SECONDS, 5 * self.period)
+                events = watcher.feed(frame, started)
+                if started >= self._quiet_until:
+                    for event in events:
+                        self.handle(event)
             if self._wait(max(0.0, self.period - (self._clock() - started))):
                 return

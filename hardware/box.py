@@ -17,11 +17,12 @@ from .buttons import PRESS, Buttons
 from .commands import refusal, run
 from .display import Display
 from .messages import check_language
-from .screens import Dashboard, Flash, GameOver, Prompt, Refusal, Screen, Status, render
+from .screens import Dashboard, Flash, GameOver, Prompt, Refusal, Screen, Status, Teaching, render
 from .status import BootStatus
 from .view import View
 
 Schedule = Callable[[float, Callable[[], object]], None]
+TeachPress = Callable[[str], "tuple[bool, str]"]
 
 # Changes that are not flashed: the screen that follows them says it all.
 NO_FLASH = ("pending", "game_over")
@@ -65,6 +66,8 @@ class Box:
         self._shown: tuple[Screen, str] | None = None
         self._pixels: bytes | None = None
         self._version = 0
+        self._teaching: Teaching | None = None
+        self._teach_press: TeachPress | None = None
         table.add_listener(self._on_change)
         if buttons is not None:
             buttons.on_event = self.press
@@ -75,7 +78,12 @@ class Box:
 
     # -- commands -------------------------------------------------------------------------------
     def press(self, button: str, gesture: str = PRESS) -> Outcome:
-        """Press (or hold) a button. A refused press shows why on the screen and changes nothing."""
+        """Press (or hold) a button. A refused press shows why on the screen and changes nothing.
+        While a deck is taught the buttons belong to the lesson (OK keeps a picture, UNDO retakes)."""
+        teach = self._teach_press
+        if teach is not None:
+            accepted, message = teach(button)
+            return Outcome(accepted, message)
         try:
             change = run(self.table, button, gesture)
         except CommandError as e:
@@ -98,6 +106,17 @@ class Box:
         ``status_seconds``; OK brings it back whenever no card is waiting."""
         self._boot = boot
         self._show_flash(Status(boot), self.status_seconds)
+
+    def teach(self, screen: Teaching | None, press: TeachPress | None = None) -> None:
+        """While a deck is taught: show ``screen`` instead of the game and give the buttons to
+        ``press``. The end of a lesson (a screen with no ``press``) shows for a moment, then the game."""
+        with self._lock:
+            self._teaching, self._teach_press = (screen, press) if press is not None else (None, None)
+            self._version += 1
+        if screen is not None and press is None:
+            self._show_flash(screen, self.status_seconds)
+        else:
+            self.refresh()
 
     def set_language(self, lang: str) -> None:
         self.lang = check_language(lang)
@@ -124,6 +143,8 @@ class Box:
                 return self._draw(self._screen(view))
 
     def _screen(self, view: View | None) -> Screen:
+        if self._teaching is not None:
+            return self._teaching
         if self._flash is not None and self._clock() < self._flash_until:
             if not (view is None and isinstance(self._flash, Status)):
                 return self._flash

@@ -56,6 +56,13 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "camera.fault.model": "Card model: missing", "camera.fault.profile": "Deck profile: error",
         "camera.fault.camera": "Camera: no picture",
         "no_game": "No game yet", "no_game.detail": "Start one on the phone",
+        # teaching the family's deck
+        "teach.lay": "Lay in PLAY:", "teach.count": "{done} of {total} taught",
+        "teach.no_mat": "Mat not in view", "teach.got": "Got it. OK?",
+        "teach.keys": "OK = keep  UNDO = retake", "teach.complete": "All {total} taken",
+        "teach.complete.keys": "OK = learn the deck", "teach.fitting": "Learning the deck",
+        "teach.saved": "Deck taught ✓", "teach.saved.detail": "The box reads your cards now",
+        "teach.failed": "Teaching failed", "teach.failed.detail": "See the phone for why",
     },
     "pl": {
         "deck": "Talia", "fuses": "Lonty", "score": "Wynik", "final": "Finał",
@@ -96,6 +103,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "camera.fault.model": "Model kart: brak", "camera.fault.profile": "Profil talii: błąd",
         "camera.fault.camera": "Kamera: brak obrazu",
         "no_game": "Brak gry", "no_game.detail": "Zacznij ją w telefonie",
+        "teach.lay": "Połóż na PLAY:", "teach.count": "nauczone: {done} z {total}",
+        "teach.no_mat": "Nie widzę maty", "teach.got": "Mam. OK?",
+        "teach.keys": "OK = tak UNDO = znów", "teach.complete": "Wszystkie {total} zebrane",
+        "teach.complete.keys": "OK = naucz się talii", "teach.fitting": "Uczę się talii",
+        "teach.saved": "Talia nauczona ✓", "teach.saved.detail": "Pudełko zna teraz wasze karty",
+        "teach.failed": "Nauka nieudana", "teach.failed.detail": "Szczegóły w telefonie",
     },
     "de": {
         "deck": "Stapel", "fuses": "Blitze", "score": "Punkte", "final": "Ende",
@@ -136,6 +149,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "camera.fault.model": "Kartenmodell: fehlt", "camera.fault.profile": "Kartenprofil: Fehler",
         "camera.fault.camera": "Kamera: kein Bild",
         "no_game": "Kein Spiel", "no_game.detail": "Am Handy starten",
+        "teach.lay": "Auf PLAY legen:", "teach.count": "{done} von {total} gelernt",
+        "teach.no_mat": "Matte nicht im Bild", "teach.got": "Aufgenommen. OK?",
+        "teach.keys": "OK = gut  UNDO = neu", "teach.complete": "Alle {total} aufgenommen",
+        "teach.complete.keys": "OK = Deck lernen", "teach.fitting": "Lerne das Deck",
+        "teach.saved": "Deck gelernt ✓", "teach.saved.detail": "Die Box liest eure Karten jetzt",
+        "teach.failed": "Fehlgeschlagen", "teach.failed.detail": "Warum: siehe Handy",
     },
     "cs": {
         "deck": "Balík", "fuses": "Blesky", "score": "Skóre", "final": "Konec",
@@ -176,6 +195,12 @@ CATALOGUE: dict[str, dict[str, str]] = {
         "camera.fault.model": "Model karet: chybí", "camera.fault.profile": "Profil balíčku: chyba",
         "camera.fault.camera": "Kamera: bez obrazu",
         "no_game": "Žádná hra", "no_game.detail": "Začni ji v telefonu",
+        "teach.lay": "Polož na PLAY:", "teach.count": "naučeno {done} z {total}",
+        "teach.no_mat": "Podložka není vidět", "teach.got": "Mám. OK?",
+        "teach.keys": "OK = ano UNDO = znovu", "teach.complete": "Všech {total} nasnímáno",
+        "teach.complete.keys": "OK = naučit balíček", "teach.fitting": "Učím se balíček",
+        "teach.saved": "Balíček naučen ✓", "teach.saved.detail": "Krabička teď zná vaše karty",
+        "teach.failed": "Učení se nezdařilo", "teach.failed.detail": "Proč: viz telefon",
     },
 }
 

@@ -5,7 +5,7 @@ screen added here is checked, shown and timed at once.
 """
 from __future__ import annotations
 
-from .screens import Dashboard, Flash, GameOver, Prompt, Refusal, Screen, Status
+from .screens import Dashboard, Flash, GameOver, Prompt, Refusal, Screen, Status, Teaching
 from .status import BootStatus
 from .view import PendingCard, View
 
@@ -68,4 +68,11 @@ SAMPLES: dict[str, Screen] = {
     "status_fault_camera": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "camera")),
     "status_no_game": Status(_BOOT, game=False),
     "status_starting": Status(None, game=False),
+    "teach_lay": Teaching("lay", "r1", 0, 25),
+    "teach_lay_no_mat": Teaching("lay", "m4", 12, 30, mat=False),
+    "teach_got": Teaching("got", "y3", 8, 25),
+    "teach_complete": Teaching("complete", None, 25, 25),
+    "teach_fitting": Teaching("fitting", done=14, total=25),
+    "teach_saved": Teaching("saved"),
+    "teach_failed": Teaching("failed"),
 }

@@ -87,7 +87,36 @@ class Status:
     game: bool = True
 
 
-Screen = Union[Dashboard, Flash, Prompt, Refusal, GameOver, Status]
+@dataclass(frozen=True)
+class Teaching:
+    """Teaching the family's deck: which card to lay (``lay``), the picture taken waiting for OK
+    (``got``), every card taken (``complete``), the deck being learnt (``fitting``, with ``done``
+    of ``total`` kinds), and the end (``saved`` or ``failed``)."""
+
+    phase: str
+    card: str | None = None
+    done: int = 0
+    total: int = 0
+    mat: bool = True
+
+    @classmethod
+    def of(cls, state: dict[str, Any]) -> Teaching | None:
+        """The screen for a teaching state (as ``/api/teach`` gives it); None once nothing is taught."""
+        status = state.get("status")
+        if not state.get("active"):
+            return cls(status) if status in ("saved", "failed") else None
+        if status == "fitting":
+            progress = state.get("progress") or {}
+            return cls("fitting", done=progress.get("done", 0), total=progress.get("total", 0))
+        done, total, mat = state.get("done", 0), state.get("total", 0), bool(state.get("mat"))
+        if state.get("captured"):
+            return cls("got", state["captured"], done, total, mat)
+        if status == "complete":
+            return cls("complete", None, done, total, mat)
+        return cls("lay", state.get("asked"), done, total, mat)
+
+
+Screen = Union[Dashboard, Flash, Prompt, Refusal, GameOver, Status, Teaching]
 
 
 def render(screen: Screen, lang: str = "en") -> Image.Image:
@@ -219,5 +248,41 @@ def _status(c: Canvas, s: Status, lang: str) -> None:
         c.text((WIDTH // 2, 51), line, SMALL, bold=True, align="center", fill=OFF)
 
 
+def _teaching(c: Canvas, s: Teaching, lang: str) -> None:
+    if s.phase in ("saved", "failed"):
+        c.invert((0, 0, WIDTH - 1, 18))
+        c.text((WIDTH // 2, 1), text(lang, f"teach.{s.phase}"), TITLE, bold=True, align="center", fill=OFF)
+        c.wrap(22, text(lang, f"teach.{s.phase}.detail"), (14, 13, 12, 11, 10))
+        return
+    if s.phase == "fitting":
+        c.text((WIDTH // 2, 0), text(lang, "teach.fitting"), (13, 11), bold=True, align="center")
+        c.draw.rectangle((4, 24, WIDTH - 5, 38), outline=ON)
+        if s.total:
+            c.draw.rectangle((6, 26, 6 + (WIDTH - 13) * s.done // s.total, 36), fill=ON)
+        c.text((WIDTH // 2, 44), f"{s.done}/{s.total}", (13, 11), bold=True, align="center")
+        return
+    if s.phase == "complete":
+        c.text((WIDTH // 2, 2), text(lang, "teach.complete", total=s.total), TITLE, bold=True, align="center")
+        c.text((WIDTH // 2, 24), text(lang, "teach.count", done=s.done, total=s.total), SMALL, align="center")
+        c.invert((0, 52, WIDTH - 1, HEIGHT - 1))
+        c.text((WIDTH // 2, 52), text(lang, "teach.complete.keys"), (10, 9), bold=True, align="center", fill=OFF)
+        return
+    title = text(lang, "teach.got" if s.phase == "got" else "teach.lay")
+    c.text((WIDTH // 2, 0), title, (13, 11), bold=True, align="center")
+    if s.card:
+        c.text((WIDTH // 2, 15), card_name(lang, s.card), BIG, bold=True, align="center")
+    if s.phase == "got":
+        bottom = text(lang, "teach.keys")
+    else:
+        bottom = text(lang, "teach.count" if s.mat else "teach.no_mat", done=s.done, total=s.total)
+    if s.phase == "got" or not s.mat:  # something to do: lit
+        c.invert((0, 52, WIDTH - 1, HEIGHT - 1))
+        c.text((WIDTH // 2, 52), bottom, (10, 9), bold=True, align="center", fill=OFF)
+    else:
+        c.text((WIDTH // 2, 52), bottom, SMALL, align="center")
+    if s.phase == "lay" and s.done and s.total:
+        c.draw.rectangle((0, 44, (WIDTH - 1) * s.done // s.total, 46), fill=ON)
+
+
 _DRAW: dict[type, Any] = {Dashboard: _dashboard, Flash: _flash, Prompt: _prompt, Refusal: _refusal,
-                          GameOver: _game_over, Status: _status}
+                          GameOver: _game_over, Status: _status, Teaching: _teaching}

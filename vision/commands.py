@@ -29,9 +29,19 @@ def register(sub: Any) -> None:
     r.add_argument("--profile", help="a deck profile made by 'companion teach'")
     r.add_argument("--json", action="store_true", help="one JSON object per image")
     r.set_defaults(func=cmd_recognize)
-    t = sub.add_parser("teach", help="learn your own deck from photos named like r3.jpg or r3_2.png")
-    t.add_argument("folder", metavar="DIR")
+    t = sub.add_parser("teach", help="learn your own deck from photos named like r3.jpg or r3_2.png, "
+                                     "or card by card with the camera (--camera)")
+    t.add_argument("folder", metavar="DIR", nargs="?")
     t.add_argument("--profile", required=True, metavar="OUT", help="where to write the profile")
+    t.add_argument("--camera", action="store_true", help="ask for each card kind and take it with the camera")
+    t.add_argument("--variant", default="base", help="with --camera: which cards the deck has (a preset "
+                                                             "or a JSON variant object)")
+    t.add_argument("--source", help="with --camera: the camera, as in the settings (picamera2, opencv:0, "
+                                    "folder:DIR); default: the settings' [camera] source")
+    t.add_argument("--config", help="with --camera: the settings file (default: where the box finds it)")
+    t.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
+                   help="with --camera: how long the mat may be out of view before giving up (default 15)")
+    t.add_argument("--data", help="with --camera: the box's data folder (where its config.toml may be)")
     t.set_defaults(func=cmd_teach)
     m = sub.add_parser("mat", help="write the printable play mat (PDF or PNG)")
     m.add_argument("--out", required=True, help="file to write: .pdf or .png")
@@ -97,6 +107,13 @@ def card_crop(image: np.ndarray, detector: "MatDetector") -> np.ndarray:
 
 
 def cmd_teach(args: argparse.Namespace) -> int:
+    if args.camera:
+        if args.folder is not None:
+            return _fail("teach", "give either a folder of photos or --camera, not both")
+        from .teachcam import cmd_teach_camera
+        return cmd_teach_camera(args)
+    if args.folder is None:
+        return _fail("teach", "name a folder of photos (like r3.jpg), or use --camera")
     if not os.path.isdir(args.folder):
         return _fail("teach", f"{args.folder} is not a folder")
     photos = sorted(f for f in os.listdir(args.folder) if f.lower().endswith(IMAGE_EXT))

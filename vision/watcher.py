@@ -64,26 +64,42 @@ def _thumb(view: ZoneView) -> np.ndarray:
 class Watcher:
     """``redetect``: seconds between looks for the mat's markers (the box and the mat stay put;
     a bumped camera is found again within that time); ``settle``: how long a zone must be still
-    before it is judged; ``resting``: the same with something over it."""
+    before it is judged; ``resting``: the same with something over it; ``changed``: the share of a
+    zone's picture that must differ from when it was last judged to judge it again."""
 
     recognizer: Recognizer
     settle: float = 0.2
     resting: float = 1.0
     redetect: float = 1.0
+    changed: float = CHANGED
     zones: dict[str, _Zone] = field(default_factory=dict)
+    seen: dict[str, ZoneView] = field(default_factory=dict)
     _pose: Any = None
     _pose_at: float = float("-inf")
 
     def feed(self, frame: np.ndarray, now: float) -> list[CardPlaced | ZoneCleared]:
+        settled = self.settled(frame, now)
+        if not settled:
+            return []
+        seen = {c.zone: c for c in self.recognizer.classify(settled)}
+        events: list[CardPlaced | ZoneCleared] = []
+        for name, view in settled.items():
+            events.extend(self._judge(name, view, self.zones[name], seen.get(name)))
+        return events
+
+    def settled(self, frame: np.ndarray, now: float) -> dict[str, ZoneView]:
+        """The zones that came to rest with a picture unlike the one last judged, each taken as
+        judged now (what to make of them is the caller's: a play, or a card being taught).
+        ``seen`` keeps every zone as this frame shows it (empty while the mat is out of view)."""
         fresh = self._pose is None or now - self._pose_at >= self.redetect
         pose, views = self.recognizer.look(frame, None if fresh else self._pose)
+        self.seen = views
         if pose is None:
             self._pose = None
-            return []  # the mat is covered or out of view: wait
+            return {}  # the mat is covered or out of view: wait
         if fresh:
             self._pose, self._pose_at = pose, now
-        events: list[CardPlaced | ZoneCleared] = []
-        to_judge = []
+        settled: dict[str, ZoneView] = {}
         for name, view in views.items():
             z = self.zones.setdefault(name, _Zone())
             thumb = _thumb(view)
@@ -99,18 +115,13 @@ class Watcher:
                 continue
             if view.occluded and view.crop is None:
                 continue  # a still reflection with no card found under it says nothing
-            if z.judged is not None and _changed(thumb, z.judged) < CHANGED:
+            if z.judged is not None and _changed(thumb, z.judged) < self.changed:
                 continue
-            to_judge.append((name, view, z, thumb))
-        if to_judge:
-            seen = {c.zone: c for c in self.recognizer.classify({n: v for n, v, _, _ in to_judge})}
-            for name, view, z, thumb in to_judge:
-                events.extend(self._judge(name, view, z, thumb, seen.get(name)))
-        return events
+            z.judged = thumb
+            settled[name] = view
+        return settled
 
-    def _judge(self, name: str, view: ZoneView, z: _Zone, thumb: np.ndarray,
-               card: CardSeen | None) -> list[CardPlaced | ZoneCleared]:
-        z.judged = thumb
+    def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CardPlaced | ZoneCleared]:
         if card is None:
             had = z.top is not None
             z.top, z.area, z.centre = None, 0.0, None

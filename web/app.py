@@ -9,7 +9,7 @@ from flask import Flask, Response, g, request
 from companion.store import Store
 from companion.table import Table
 
-from . import api, pages
+from . import api, pages, teaching
 from .auth import Pairing
 from .context import Context
 from .events import Broadcaster
@@ -27,7 +27,8 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
                camera_status: Callable[[], str] = lambda: "missing",
                camera_reason: Callable[[], str | None] = lambda: None,
                oled_image: Callable[[], Any] | None = None, buttons: Any = None,
-               lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS, hosts: tuple[str, ...] = ()) -> Flask:
+               lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS, hosts: tuple[str, ...] = (),
+               teacher: Any = None) -> Flask:
     """The web app for ``table``.
 
     ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault and
@@ -36,7 +37,8 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     callable or an object with ``press(name)`` for the box's hint/undo/ok buttons (a result
     with ``accepted`` False and a ``message`` answers 409); ``lang`` is the box's default language;
     ``hosts`` are names besides the box's own addresses, ``localhost`` and ``<hostname>.local`` at
-    which the page takes changes.
+    which the page takes changes; ``teacher`` (a box with a camera) teaches the family's deck
+    ("Teach our deck", ``/api/teach``).
     """
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
@@ -47,11 +49,12 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
     context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32), hosts),
                       camera_status=camera_status, camera_reason=camera_reason, lang=lang,
-                      oled_image=oled_image, buttons=buttons)
+                      oled_image=oled_image, buttons=buttons, teacher=teacher)
     context.broadcaster = Broadcaster(table, context.state, max_clients=sse_max_clients)
     app.extensions["companion"] = context
     install(app)
     app.register_blueprint(api.bp)
+    app.register_blueprint(teaching.bp)
     app.register_blueprint(pages.bp)
 
     @app.before_request

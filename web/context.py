@@ -26,6 +26,7 @@ class Context:
     camera_reason: Callable[[], str | None] = lambda: None
     oled_image: Callable[[], Any] | None = None
     buttons: Any = None
+    teacher: Any = None
     game_langs: dict[int | None, str] = field(default_factory=dict)
     broadcaster: Broadcaster | None = None
 

@@ -27,6 +27,77 @@ WRITE_ERRORS = {
 }
 
 
+TEACH_STATE = {
+    "type": "object",
+    "description": "The lesson: which card kind to lay in PLAY (`asked`), the picture waiting for OK "
+                   "(`captured`), the kinds kept (`taken`), and at the end where the profile and the "
+                   "settings are. `version` counts changes.",
+    "properties": {
+        "active": {"type": "boolean", "description": "a lesson runs or its profile is being fitted: "
+                                                     "the camera judges no card meanwhile"},
+        "status": {"type": "string", "enum": ["idle", "waiting", "seen", "captured", "complete", "fitting",
+                                              "saved", "failed", "cancelled"]},
+        "variant": {"$ref": "#/components/schemas/Variant"},
+        "kinds": {"type": "array", "items": {"$ref": "#/components/schemas/Card"}},
+        "taken": {"type": "array", "items": {"$ref": "#/components/schemas/Card"}},
+        "asked": {"type": "string", "nullable": True}, "captured": {"type": "string", "nullable": True},
+        "done": {"type": "integer"}, "total": {"type": "integer"},
+        "mat": {"type": "boolean", "description": "the mat (or the configured zones) is in view"},
+        "version": {"type": "integer"},
+        "pictures": {"type": "integer", "description": "pictures taken so far in this lesson"},
+        "progress": {"type": "object", "nullable": True,
+                     "properties": {"done": {"type": "integer"}, "total": {"type": "integer"}}},
+        "profile": {"type": "string", "nullable": True}, "settings": {"type": "string", "nullable": True},
+        "error": {"type": "string", "nullable": True,
+                  "enum": ["fit_failed", "save_failed", "settings_failed", None]},
+        "message": {"type": "string", "nullable": True}},
+}
+TEACH_ERRORS = {
+    "401": _error("no PIN"), "403": _error("wrong PIN, or a cross-site request"),
+    "404": _error("this box has no camera service (`reason`: no_teacher)"),
+    "409": _error("not now (`reason`: not_teaching, nothing_captured, busy, or incomplete with `missing`)"),
+    "429": _error("too many wrong PINs; wait a minute"),
+}
+
+
+def teach_paths() -> dict[str, Any]:
+    """``/api/teach``: teaching the family's own deck with the box's camera."""
+    pin = [{"pin": []}, {"pinCookie": []}]
+    state = {"description": "the lesson", "content": _json("TeachState")}
+
+    def write(summary: str, ok: str = "200", body: dict[str, Any] | None = None, **errors: Any) -> dict[str, Any]:
+        op: dict[str, Any] = {"summary": summary, "security": pin,
+                              "responses": {ok: state, **TEACH_ERRORS, **errors}}
+        if body is not None:
+            op["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
+        return {"post": op}
+
+    return {
+        "/api/teach": {
+            "get": {"summary": "The lesson now (status idle when none ran yet)",
+                    "responses": {"200": state, "404": TEACH_ERRORS["404"]}},
+            **write("Start teaching the card kinds of a variant; the camera judges no card until it ends", "201",
+                    {"type": "object", "properties": {"variant": {"$ref": "#/components/schemas/Variant"}}},
+                    **{"400": _error("unknown variant (`reason`: bad_variant) or field"),
+                       "503": _error("no camera, camera fault or no card model (`reason`: no_camera, "
+                                     "camera_fault, model_missing)")})},
+        "/api/teach/confirm": write("Keep the picture waiting for OK (the OK button)"),
+        "/api/teach/retake": write("Take a kind again: `card`, else the picture waiting for OK or the last kept",
+                                   body={"type": "object",
+                                         "properties": {"card": {"$ref": "#/components/schemas/Card"}}},
+                                   **{"400": _error("not a card of this lesson (`reason`: unknown_kind)")}),
+        "/api/teach/cancel": write("Stop the lesson; nothing is saved and the camera judges again"),
+        "/api/teach/finish": write("Fit the profile in the background (follow `progress`), save it, put it "
+                                   "into the settings and judge with it", "202"),
+        "/api/teach/crops/{name}.png": {"get": {
+            "summary": "The picture taken of a card kind in this lesson",
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": CARD}],
+            "responses": {"200": {"description": "PNG", "content": {"image/png": {"schema": {"type": "string",
+                                                                                             "format": "binary"}}}},
+                          "400": _error("not a card"), "404": _error("no picture of it (`reason`: no_picture)")}}},
+    }
+
+
 def _json(ref: str) -> dict[str, Any]:
     return {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}
 
@@ -101,6 +172,7 @@ def document() -> dict[str, Any]:
                                             "players": {"type": "array", "items": {"type": "string"}},
                                             "actions": {"type": "array",
                                                         "items": {"$ref": "#/components/schemas/Action"}}}},
+                "TeachState": TEACH_STATE,
                 "GameRecord": {"type": "object", "properties": {
                     k: {"type": t} for k, t in (("id", "integer"), ("created", "number"), ("updated", "number"),
                                                 ("actions", "integer"), ("score", "integer"),
@@ -137,6 +209,7 @@ def document() -> dict[str, Any]:
                                 "schema": {"type": "string", "enum": ["hint", "undo", "ok"]}}],
                 "responses": {"200": {"description": "the state after the press", "content": _json("State")},
                               "404": _error("this box has no page buttons"), **WRITE_ERRORS}}},
+            **teach_paths(),
             "/api/openapi.json": {"get": {"summary": "This description",
                                           "responses": {"200": {"description": "OpenAPI 3"}}}},
         },

@@ -134,6 +134,33 @@ def history() -> str:
     return page("history.html", games=list(reversed(games)), chart=chart, has_store=store is not None)
 
 
+def teach_strings() -> dict[str, str]:
+    """Text the teaching page's script needs, in the page's language."""
+    return {
+        "lay": _("Lay this card in PLAY: %(card)s"), "waiting": _("Waiting for the card…"),
+        "seen": _("Card seen: hold still…"), "captured": _("Got %(card)s. Is the picture right?"),
+        "complete": _("Every card is taken: finish to teach the box."),
+        "no_mat": _("The play mat is not in view: are all four corner markers visible?"),
+        "fitting": _("Learning your deck… %(done)s of %(total)s"),
+        "saved": _("Saved: the box now reads your deck with this profile."),
+        "settings": _("The settings use it from now on: %(path)s"),
+        "failed": _("Teaching failed: %(message)s"), "cancelled": _("Teaching cancelled."),
+        "count": _("%(done)s of %(total)s cards"), "retake": _("Retake"),
+        "need_pin": _("Enter the PIN shown on the box to teach it."),
+    }
+
+
+@bp.get("/teach")
+def teach() -> str:
+    c = ctx()
+    boot = {"strings": teach_strings(), "suits": suit_names(), "lang": g.lang,
+            "available": c.teacher is not None}
+    data = Markup(json.dumps(boot, ensure_ascii=False).replace("<", "\\u003c"))
+    variant = c.table.snapshot().get("variant") or "base"
+    preset = variant if isinstance(variant, str) else variant.get("preset", "base")
+    return page("teach.html", boot=data, presets=list(PRESETS), preset=preset, available=c.teacher is not None)
+
+
 @bp.get("/pin")
 def pin_form() -> str:
     return page("pin.html", next=safe_next(request.args.get("next")), error=None)
