@@ -82,12 +82,12 @@ def frame_samples(rng: np.random.Generator, design: synth.Design,
     return [(v.crop, scene.top(zone).card) for zone, v in views.items() if v.crop is not None]
 
 
-def pick_design(rng: np.random.Generator, design_base: int, families: float) -> synth.Design:
-    """A deck to draw a sample from: one of a training family's (share ``families``), else one of
-    the renderer's 400 designs from ``design_base``."""
+def pick_design(rng: np.random.Generator, design_base: int, families: float, first_seed: int = 0) -> synth.Design:
+    """A deck to draw a sample from: one of a training family's (share ``families``; deck seeds
+    from ``first_seed``), else one of the renderer's 400 designs from ``design_base``."""
     if rng.random() < families:
         family = designs.TRAINING[int(rng.integers(len(designs.TRAINING)))]
-        return designs.design(family, int(rng.integers(FAMILY_SEEDS)))
+        return designs.design(family, first_seed + int(rng.integers(FAMILY_SEEDS)))
     return synth.CardDesign.from_seed(design_base + int(rng.integers(400)))
 
 
@@ -110,28 +110,32 @@ def direct_sample(rng: np.random.Generator, design: synth.Design, card: str) -> 
     return teach.augment(crop, under, rng)
 
 
-MODES = (0.7, 0.22)  # shares of direct samples and of zone samples; the rest from whole frames
-PER_DECK = 8          # samples drawn from a deck before another is picked
+MODES = (0.7, 0.22)        # shares of direct samples and of zone samples; the rest from whole frames
+CHECK_MODES = (0.5, 0.5)   # the check after each epoch: direct and zone samples, half each
+PER_DECK = 8               # samples drawn from a deck before another is picked
 
 
-def _make(args: tuple[int, int, int, float]) -> tuple[list[np.ndarray], list[int]]:
-    """One worker's samples: seed, count, first design of the renderer's own, share from families."""
-    seed, count, design_base, families = args
+def _make(args: tuple) -> tuple[list[np.ndarray], list[int]]:
+    """One worker's samples: seed, count, first design of the renderer's own, share from families[,
+    the check's: deck seeds from FAMILY_SEEDS, which training never draws, and CHECK_MODES]."""
+    seed, count, design_base, families = args[:4]
+    check = len(args) > 4 and bool(args[4])
+    modes = CHECK_MODES if check else MODES
     rng = np.random.default_rng(seed)
     detector = mat.MatDetector()
     xs: list[np.ndarray] = []
     ys: list[int] = []
     while len(xs) < count:
-        design = pick_design(rng, design_base, families)
+        design = pick_design(rng, design_base, families, FAMILY_SEEDS if check else 0)
         for _ in range(PER_DECK):
             mode = rng.random()
-            if mode >= MODES[0] + MODES[1]:
+            if mode >= modes[0] + modes[1]:
                 for crop, card in frame_samples(rng, design, detector):
                     xs.append(crop)
                     ys.append(LABELS.index(card))
                 continue
             label = int(rng.integers(len(LABELS)))
-            make = direct_sample if mode < MODES[0] else zone_sample
+            make = direct_sample if mode < modes[0] else zone_sample
             crop = make(rng, design, LABELS[label])
             if crop is not None:
                 xs.append(crop)
@@ -144,12 +148,11 @@ def dataset(samples: int, seed: int, design_base: int, families: float, workers:
     """Crops (N x h x w x 3, uint8) and their labels. ``validation`` draws training-family decks of
     seeds that training never draws (new decks of known families: a check, never the held-out)."""
     n = workers * 8
-    chunks = [(seed * 1000 + i, -(-samples // n), design_base, families) for i in range(n)]
+    chunks = [(seed * 1000 + i, -(-samples // n), design_base, families, validation) for i in range(n)]
     parts = []
     t0 = time.time()
-    fn = _make_validation if validation else _make
     with Pool(workers) as pool:
-        for part in pool.imap(fn, chunks):  # in order: the same seed gives the same data
+        for part in pool.imap(_make, chunks):  # in order: the same seed gives the same data
             parts.append(part)
             done = len(parts) * 30 // n
             print(f"\r  making samples [{'#' * done:<30}] {len(parts) * 100 // n}% {time.time() - t0:.0f} s",
@@ -158,22 +161,6 @@ def dataset(samples: int, seed: int, design_base: int, families: float, workers:
     x = np.concatenate([np.stack(p[0]) for p in parts])[:samples]
     y = np.concatenate([np.array(p[1]) for p in parts])[:samples]
     return x, y
-
-
-def _make_validation(args: tuple[int, int, int, float]) -> tuple[list[np.ndarray], list[int]]:
-    seed, count, _, _ = args
-    rng = np.random.default_rng(seed)
-    xs, ys = [], []
-    while len(xs) < count:
-        family = designs.TRAINING[int(rng.integers(len(designs.TRAINING)))]
-        deck = designs.design(family, FAMILY_SEEDS + int(rng.integers(FAMILY_SEEDS)))
-        for _ in range(PER_DECK):
-            label = int(rng.integers(len(LABELS)))
-            crop = zone_sample(rng, deck, LABELS[label]) if rng.random() < 0.5 else direct_sample(rng, deck, LABELS[label])
-            if crop is not None:
-                xs.append(crop)
-                ys.append(label)
-    return xs[:count], ys[:count]
 
 
 def patch_tensors(x: np.ndarray, y: np.ndarray):  # type: ignore[no-untyped-def]

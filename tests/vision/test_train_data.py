@@ -47,6 +47,6 @@ def test_the_check_crops_come_from_training_family_decks_training_never_draws(mo
         drawn.append((family, seed))
         return original(family, seed)
     monkeypatch.setattr(designs, "design", spy)
-    xs, ys = train._make_validation((2, 4, 0, 1.0))
+    xs, ys = train._make((2, 4, 0, 1.0, True))
     assert len(xs) == 4
     assert all(f in designs.TRAINING and s >= train.FAMILY_SEEDS for f, s in drawn)
