@@ -1,5 +1,5 @@
-# The two commands: `make demo` and `make test`. Each creates .venv and installs on first use;
-# `make test` also creates .venv-pi, with the Pi's numpy and OpenCV, for the vision tests.
+# The two commands: `make demo` and `make test` (`make check` is the quick loop). Each creates .venv and
+# installs on first use; `make test` also creates .venv-pi, with the Pi's numpy and OpenCV, for the vision tests.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -12,8 +12,10 @@ PI_PY := $(PI_VENV)/bin/python
 PI_STAMP := $(PI_VENV)/.installed
 PI_NUMPY := 1.24.2
 PI_TESTS := tests/vision
+# what ruff and mypy read (mypy's packages and its strict game modules are in pyproject.toml)
+LINT_PATHS := companion hardware web vision tests bench
 
-.PHONY: demo test vision-pi pi-check bench screens soak demo-check clean
+.PHONY: demo test check lint vision-pi pi-check bench screens soak demo-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +35,15 @@ $(PI_STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/companion demo
 
-test: $(STAMP) $(PI_STAMP)
+lint: $(STAMP)
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/mypy
+
+# a developer's quick loop: lint and the tests not marked slow (under 2 minutes on two cores)
+check: lint
+	$(PY) -m pytest -n 2 --dist loadfile -m 'not slow' -q
+
+test: lint $(PI_STAMP)
 	$(PY) -m pytest -n 2 --dist loadfile
 	@$(MAKE) --no-print-directory vision-pi
 

@@ -11,11 +11,13 @@ import os
 import secrets
 import signal
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import Any, Callable
+from typing import Any
 
 from . import sdnotify
 from .config import Config
+from .pairing import Pairing
 from .recognition import CameraFault, CameraService, Source, Watcher, one_line
 from .store import Store, default_data_dir
 from .table import Table
@@ -23,6 +25,7 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 STORE_NAME = "table.db"
+Rect = tuple[float, float, float, float]  # a zone without the mat: left, top, right, bottom in the picture
 PROFILE_NAME = "deck-profile.npz"
 
 
@@ -42,7 +45,7 @@ class CameraParts:
 
     open_source: Callable[[], Source] | None
     make_watcher: Callable[[], Watcher]
-    zones: dict[str, tuple[float, ...]] | None = None
+    zones: dict[str, Rect] | None = None
 
 
 def random_pin() -> str:
@@ -65,6 +68,7 @@ class Companion:
         self.host = options.host or config.web.host
         self.port = options.port or config.web.port
         self.pin = options.pin or config.box.pin or random_pin()
+        self.pairing = Pairing()  # the QR code's one-time tokens: the box shows them, the page takes them
         self.store = open_store(options.data)
         self.table = Table(self.store)
         if not self.table.started:
@@ -76,7 +80,10 @@ class Companion:
             confidence=config.camera.confidence, retry_seconds=config.camera.retry_seconds,
             on_refused=self.box.refuse if self.box is not None else None)
         self.teacher = self._teacher(options, camera.zones)
+        self.speech = self._speech()
         self.app = self._web()
+        if config.box.speech:
+            self.speech.turn(True)  # without espeak-ng it stays off and the page says why
         self.server: Any = None
         self._stop = threading.Event()
 
@@ -98,9 +105,10 @@ class Companion:
                 buttons = Buttons(asdict(self.config.buttons), pin_factory=pin_factory)
             except HardwareError as e:
                 log.warning("no buttons: %s; use the page instead", e)
-        return display, buttons, Box(self.table, display, buttons, lang=self.config.box.language)
+        return display, buttons, Box(self.table, display, buttons, lang=self.config.box.language,
+                                     pairing=self.pairing)
 
-    def _teacher(self, options: RunOptions, zones: dict[str, tuple[float, ...]] | None) -> Any:
+    def _teacher(self, options: RunOptions, zones: dict[str, Rect] | None) -> Any:
         """"Teach our deck": the profile goes beside the store, and into the settings file the box
         was started with (or the one it would read first)."""
         from .config import CONFIG_NAME
@@ -129,6 +137,15 @@ class Companion:
         state = self.teacher.state()
         self.box.teach(Teaching.of(state), self.teacher.press if state["active"] else None)
 
+    def _speech(self) -> Any:
+        """Spoken announcements, off until the settings or the page turn them on."""
+        from hardware.speech import Speech
+        return Speech(self.table, self._game_lang, self.config.box.speech_voice)
+
+    def _game_lang(self) -> str:
+        """The current game's language (chosen on the page, else the box's): speech follows it."""
+        return self.app.extensions["companion"].game_lang()
+
     def _web(self) -> Any:
         from web import create_app
         oled = None
@@ -139,7 +156,7 @@ class Companion:
                           camera_reason=lambda: self.camera.state.reason,
                           oled_image=oled, buttons=self.box.press if self.box is not None else None,
                           lang=self.config.box.language, hosts=tuple(self.config.web.hosts),
-                          teacher=self.teacher)
+                          teacher=self.teacher, speech=self.speech, pairing=self.pairing)
 
     def start(self) -> None:
         """Bind the page and start the camera; the page answers as soon as this returns."""
@@ -179,6 +196,7 @@ class Companion:
 
     def close(self) -> None:
         sdnotify.notify("STOPPING=1")
+        self.speech.close()
         self.camera.stop()
         if self.server is not None:
             from web import close_app
@@ -207,7 +225,7 @@ def camera_from_config(config: Config) -> CameraParts:
     once, so a missing model or profile shows at once)."""
     spec = camera_source(config)
     profile = config.camera.profile or None
-    zones = ({"play": tuple(config.camera.play_zone), "discard": tuple(config.camera.discard_zone)}
+    zones = ({"play": _rect(config.camera.play_zone), "discard": _rect(config.camera.discard_zone)}
              if config.camera.play_zone else None)
     return CameraParts(None if spec == "none" else lambda: open_camera(spec),
                        lambda: build_watcher(profile, zones), zones)
@@ -222,7 +240,13 @@ def open_camera(spec: str) -> Source:
         raise CameraFault("camera", one_line(e)) from None
 
 
-def build_watcher(profile: str | None, zones: dict[str, tuple[float, ...]] | None = None) -> Watcher:
+def _rect(values: list[float]) -> Rect:
+    """A zone from the settings (checked there to hold four numbers) as the watcher takes it."""
+    x0, y0, x1, y1 = values
+    return x0, y0, x1, y1
+
+
+def build_watcher(profile: str | None, zones: dict[str, Rect] | None = None) -> Watcher:
     """The real watcher; a missing or unreadable model or deck profile is a CameraFault saying which."""
     from vision.classifier import ModelMissing
     from vision.watcher import make_watcher

@@ -6,7 +6,8 @@ import json
 import logging
 import os
 import sys
-from typing import Any, Iterator, TextIO
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from .config import CONFIG_NAME, ConfigError, load_config
 from .rating import rating_line
@@ -26,7 +27,7 @@ def result(state: State, lang: str = "en") -> dict[str, Any]:
 
 
 def describe_illegal(e: IllegalAction | LogError, actions: Any) -> str:
-    index = getattr(e, "index", None)
+    index = e.index
     if index is None:
         return str(e)
     return f"action {index} {json.dumps(actions[index])}: {e}"
@@ -98,7 +99,7 @@ def _replay_many(text: str, args: argparse.Namespace) -> int:
                 out = result(log.fold(), args.lang)
             except IllegalAction as e:
                 code = 2
-                out = {"error": describe_illegal(e, log.actions), "index": e.index}  # type: ignore[attr-defined]
+                out = {"error": describe_illegal(e, log.actions), "index": e.index}
             except LogError as e:
                 code = code or 1
                 out = {"error": f"line {line_no}: {e}", "index": getattr(e, "index", None)}

@@ -8,8 +8,9 @@ import math
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable
+from typing import Any
 
 from .variants import PRESETS, VariantError, parse_variant
 
@@ -40,6 +41,8 @@ class BoxConfig:
     pin: str = ""                 # pairing PIN for the page; empty: a new random PIN every boot
     variant: Any = "base"         # variant of the first game when the store is empty: a preset or a table
     players: int = 3              # players of the first game when the store is empty
+    speech: bool = False          # say aloud what the box judged (needs espeak-ng and a speaker)
+    speech_voice: str = ""        # an espeak-ng voice, like "en-us"; "": the game's language
 
 
 @dataclass
@@ -144,6 +147,13 @@ def _pin_text(v: Any) -> bool:
     return type(v) is str and (v == "" or (v.isascii() and v.isdigit() and 4 <= len(v) <= 8))
 
 
+_VOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]{0,39}")
+
+
+def _voice_ok(v: Any) -> bool:
+    return type(v) is str and (v == "" or _VOICE.fullmatch(v) is not None)
+
+
 def _variant_problem(v: Any) -> str | None:
     """What the rules say about a variant table (None when it is fine or not a table)."""
     if not isinstance(v, dict):
@@ -208,6 +218,9 @@ SCHEMA: dict[str, dict[str, Rule]] = {
         "variant": Rule(f"a preset ({', '.join(PRESETS)}) or a table like {{preset = \"base\", hint_tokens = 9}} "
                         "with the options of `companion variants`", _variant_ok, _variant_problem),
         "players": Rule("a whole number 2-5", _whole(2, 5)),
+        "speech": Rule("true or false (spoken announcements need espeak-ng and a speaker)", _one_of(True, False)),
+        "speech_voice": Rule('an espeak-ng voice in quotes, like "en-us" (`espeak-ng --voices` lists them), '
+                             'or "" for the game\'s language', _voice_ok),
     },
     "web": {
         "host": Rule('an address of this box in quotes, like "0.0.0.0" (every network) or "127.0.0.1"', _host_ok),
@@ -235,7 +248,7 @@ SCHEMA: dict[str, dict[str, Rule]] = {
     },
     "buttons": {name: _BUTTON for name in BUTTONS},
 }
-_SECTIONS: dict[str, type] = {f.name: type(f.default_factory()) for f in fields(Config)}  # type: ignore[misc]
+_SECTIONS: dict[str, type] = {f.name: type(f.default_factory()) for f in fields(Config)}  # type: ignore[operator]  # each has one
 
 
 def _key(name: str) -> str:

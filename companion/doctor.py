@@ -8,8 +8,9 @@ import os
 import socket
 import threading
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .config import Config, ConfigError, load_config
 from .recognition import CameraFault, one_line
@@ -128,7 +129,7 @@ def camera(config: Config, machine: Machine) -> Check:
     if isinstance(got[0], Exception):
         hint = f"; {STOP_FIRST}" if not spec.startswith("folder:") else ""
         return Check("camera", False, f"{one_line(got[0])}{hint}")
-    shape = getattr(got[0], "shape", ())
+    shape: tuple[int, ...] = getattr(got[0], "shape", ())
     size = f"{shape[1]}x{shape[0]} " if len(shape) >= 2 else ""
     return Check("camera", True, f"{spec} gives {size}frames")
 

@@ -6,8 +6,9 @@ counts for hands and the deck, never their contents. Every refusal names the rul
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .cards import Card, CardError, parse_card
 from .variants import REWARD_TILES, Variant
@@ -17,16 +18,25 @@ ACTION_TYPES = ("hint", "play", "discard", "reward")
 
 
 class LogError(ValueError):
-    """Input that is not a well-formed action or game (wrong shape, unknown card notation)."""
+    """Input that is not a well-formed action or game (wrong shape, unknown card notation).
+    ``index``: the action of a table log that is at fault (set by ``fold``)."""
+
+    index: int | None = None
 
 
 class IllegalAction(Exception):
-    """A well-formed action that the rules forbid in this state."""
+    """A well-formed action that the rules forbid in this state. ``code`` names the rule for
+    adapters (their words for it are theirs), ``card`` is the card concerned when there is one,
+    ``index`` the action of a table log at fault (set by ``fold``)."""
 
-    def __init__(self, message: str, rule: str):
+    index: int | None = None
+
+    def __init__(self, message: str, rule: str, card: str | None = None):
         super().__init__(f"{message} ({rule})")
         self.message = message
         self.rule = rule
+        self.code = RULE_CODES[rule]
+        self.card = card
 
 
 # Rules named in refusals: what the rule says, in the project's own words.
@@ -48,6 +58,14 @@ R_CLUE_BLACK = "rule (black powder): black cards have no colour and cannot be na
 R_CLUE_WILD = "rule (wild rainbow): multicolour cannot be named in a clue"
 R_CLUE = "rule: a clue names one colour in the game or one value 1-5"
 R_TARGET = "rule: a clue is given to another player"
+# The code of each rule: what adapters (the OLED, the page) key their own words on.
+RULE_CODES = {R_HINT: "no_hints", R_DISCARD: "discard_max", R_DECK: "no_copies", R_SUIT: "no_such_suit",
+              R_HAND: "empty_hand", R_OVER: "game_over", R_REWARD: "no_reward", R_PENDING: "reward_first",
+              R_TILE: "tile_used", R_RESCUE: "bad_rescue", R_RESHUFFLE: "bad_reshuffle",
+              R_RESHUFFLE_EMPTY: "reshuffle_empty", R_ANNOUNCE: "no_announce", R_CLUE_BLACK: "clue_black",
+              R_CLUE_WILD: "clue_wild", R_CLUE: "bad_clue", R_TARGET: "clue_target"}
+# Why a game ended, as codes (the English ``reason`` says it in words).
+END_COMPLETE, END_FUSE, END_CARD_LOST, END_FINAL, END_STUCK = "complete", "fuse", "card_lost", "final", "stuck"
 
 
 def hand_size(players: int) -> int:
@@ -74,6 +92,7 @@ class State:
     over: bool = False
     outcome: str = "in_progress"        # in_progress | won | lost | finished
     reason: str | None = None
+    reason_code: str | None = None      # the end's reason as a code (END_*), for adapters
     tiles_left: tuple[str, ...] = REWARD_TILES
     pending_rewards: int = 0            # reward tiles revealed and not yet resolved
     draw_pending: bool = False          # the completing player draws after the tiles are resolved
@@ -84,7 +103,7 @@ class State:
         return self.fireworks[self.variant.suits.index(suit)]
 
     def fireworks_map(self) -> dict[str, int]:
-        return dict(zip(self.variant.suits, self.fireworks))
+        return dict(zip(self.variant.suits, self.fireworks, strict=True))
 
     def next_value(self, suit: str) -> int | None:
         """The value that continues this firework, or None when it is complete."""
@@ -305,7 +324,7 @@ def _check_exists(state: State, card: Card) -> None:
     if state.remaining(card) <= 0:
         total = state.variant.deck_counts()[card]
         raise IllegalAction(f"{card} cannot be here: the deck has {total} "
-                            f"{'copy' if total == 1 else 'copies'} and all are already on the table", R_DECK)
+                            f"{'copy' if total == 1 else 'copies'} and all are already on the table", R_DECK, str(card))
 
 
 def _check_clue(state: State, clue: str | None) -> None:
@@ -370,7 +389,7 @@ def _play(state: State, card: Card, announce: str | None) -> State:
     if announce is not None:
         state = _gain_hint(state)
     if state.all_complete():
-        return _finish(state, "won", "every firework is complete")
+        return _finish(state, "won", "every firework is complete", END_COMPLETE)
     if state.pending_rewards:
         return replace(state, draw_pending=True)
     return _after_card_leaves(state)
@@ -394,14 +413,14 @@ def _misplay(state: State, card: Card) -> State:
     state = replace(state, fuses_used=fuses, discards=state.discards + (str(card),))
     if fuses >= state.variant.fuse_tokens:
         state = replace(state, last_struck=True)
-        return _finish(state, "lost", f"the last fuse burned ({card} misplayed)")
+        return _finish(state, "lost", f"the last fuse burned ({card} misplayed)", END_FUSE)
     return _after_card_leaves(state)
 
 
 def _after_card_leaves(state: State) -> State:
     """The card's owner draws while the deck lasts, then the turn ends."""
     if state.variant.all_or_nothing and state.indispensable_lost():
-        return _finish(state, "lost", "a card needed to finish a firework has no copy left")
+        return _finish(state, "lost", "a card needed to finish a firework has no copy left", END_CARD_LOST)
     if state.deck == 0:
         return _end_turn(state, drew_last=False)
     hands = list(state.hands)
@@ -424,14 +443,14 @@ def _end_turn(state: State, drew_last: bool) -> State:
     state = replace(state, turns=state.turns + 1, final_turns_left=final,
                     current_player=(state.current_player + 1) % state.players, draw_pending=False)
     if final == 0:
-        return _finish(state, "finished", "the final round is over")
+        return _finish(state, "finished", "the final round is over", END_FINAL)
     if state.variant.all_or_nothing and sum(state.hands) == 0 and state.hints == 0:
-        return _finish(state, "lost", "no player can act: no cards and no hint tokens left")
+        return _finish(state, "lost", "no player can act: no cards and no hint tokens left", END_STUCK)
     return state
 
 
-def _finish(state: State, outcome: str, reason: str) -> State:
-    return replace(state, over=True, outcome=outcome, reason=reason, pending_rewards=0)
+def _finish(state: State, outcome: str, reason: str, code: str) -> State:
+    return replace(state, over=True, outcome=outcome, reason=reason, reason_code=code, pending_rewards=0)
 
 
 # -- Five Magnificent reward tiles ------------------------------------------------------------
@@ -466,7 +485,7 @@ def _reward(state: State, action: Action) -> State:
             raise IllegalAction(f"{action.card} does not fit its firework", R_RESCUE)
         state = _build(state, action.card)
         if state.all_complete():
-            return _finish(state, "won", "every firework is complete")
+            return _finish(state, "won", "every firework is complete", END_COMPLETE)
     if state.pending_rewards == 0 and state.draw_pending:
         return _after_card_leaves(state)
     return state
@@ -488,6 +507,6 @@ def fold(variant: Variant, players: int, actions: list[Any]) -> State:
         try:
             state = apply(state, raw)
         except (IllegalAction, LogError) as e:
-            e.index = i  # type: ignore[attr-defined]
+            e.index = i
             raise
     return state

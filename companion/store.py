@@ -21,9 +21,10 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import quote
 
 log = logging.getLogger(__name__)

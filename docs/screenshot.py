@@ -1,5 +1,6 @@
 """Make the README's picture: the demo's table page (with the emulated OLED) in a phone-sized
-and a desktop-sized browser. Usage: python docs/screenshot.py (needs Debian's chromium)."""
+and a desktop-sized browser, and the table in the high-contrast theme with a lost card's alert.
+Usage: python docs/screenshot.py (needs Debian's chromium)."""
 import os
 import sys
 import tempfile
@@ -10,7 +11,37 @@ from playwright.sync_api import sync_playwright
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from companion.table import Table  # noqa: E402
 from tests.robustness.boxproc import BoxProcess  # noqa: E402
+from tests.web.conftest import PIN, LiveServer  # noqa: E402
+from web import create_app  # noqa: E402
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+# Every suit on the table, then the only red 5 discarded: the page's alert names the lost card.
+LOST_LAST_COPY = [{"type": "play", "card": c} for c in ("r1", "y1", "g1", "b1", "m1", "k5", "r2")] + [
+    {"type": "hint"}, {"type": "discard", "card": "w4"}, {"type": "hint"}, {"type": "discard", "card": "r5"}]
+
+
+def high_contrast_with_alert(browser) -> None:
+    """docs/table-high-contrast-{phone,desktop}.png: suit letters and patterns, pace, the alert."""
+    table = Table()
+    table.new_game(["Ann", "Ben", "Cat"], {"preset": "rainbow", "black_powder": True})
+    for action in LOST_LAST_COPY:
+        table.act(action)
+    server = LiveServer(create_app(table, pin=PIN))
+    try:
+        for name, size in SIZES.items():
+            context = browser.new_context(viewport=size, device_scale_factor=2 if name == "phone" else 1)
+            context.add_init_script("localStorage.setItem('contrast', 'more')")
+            page = context.new_page()
+            page.goto(f"{server.url}/pin?next=/")
+            page.fill("#pin", PIN)
+            page.click("button[type=submit]")
+            page.wait_for_selector("#alert:not([hidden])")
+            page.screenshot(path=os.path.join(ROOT, "docs", f"table-high-contrast-{name}.png"))
+            context.close()
+    finally:
+        server.stop()
 
 
 def main() -> None:
@@ -26,6 +57,7 @@ def main() -> None:
                 page.goto(f"http://127.0.0.1:{box.port}/")
                 page.wait_for_timeout(1500)
                 page.screenshot(path=os.path.join(ROOT, "docs", "demo.png"), full_page=True)
+                high_contrast_with_alert(browser)
                 browser.close()
         finally:
             box.stop()

@@ -10,9 +10,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from gpiozero import DigitalInputDevice
 from gpiozero.exc import GPIOZeroError
@@ -126,9 +127,10 @@ class Buttons:
         self._emit(events)
 
     def close(self) -> None:
-        if getattr(self, "_thread", None) is not None:
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
             self._stop.set()
-            self._thread.join()
+            thread.join()
         for dev in self._devices.values():
             dev.close()
         self._devices.clear()

@@ -5,8 +5,9 @@ Text never spills: a line too wide is set in a smaller size, then shortened with
 """
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
@@ -17,11 +18,11 @@ _FILES = {False: "DejaVuSansCondensed.ttf", True: "DejaVuSansCondensed-Bold.ttf"
 ON, OFF = 1, 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """The bundled font; loading one takes milliseconds, so each size is loaded once."""
     with FONTS.joinpath(_FILES[bold]).open("rb") as f:
-        return ImageFont.truetype(f, size)
+        return ImageFont.truetype(io.BytesIO(f.read()), size)
 
 
 @lru_cache(maxsize=4096)
@@ -99,10 +100,10 @@ class Canvas:
             self.draw.polygon(tri, fill=ON if i < burnt else OFF, outline=ON)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _depth(size: int, bold: bool) -> int:
     """Pixels from a line's top to the bottom of its lowest letters (accents and descenders)."""
-    return font(size, bold).getbbox("ÁÅgjy")[3]
+    return int(font(size, bold).getbbox("ÁÅgjy")[3])
 
 
 def _clip(text: str, room: int, size: int, bold: bool) -> str:

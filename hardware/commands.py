@@ -5,20 +5,14 @@ press means the same thing wherever it was made.
 """
 from __future__ import annotations
 
-import re
-
-from companion.rules import R_DECK, R_DISCARD, R_HINT, R_OVER, R_PENDING
-from companion.table import Change, CommandError, StoreFault, Table
+from companion.table import NO_GAME, Change, CommandError, Table
 
 from .buttons import BUTTONS, HOLD, PRESS
 from .screens import Refusal
 
-# (text in the table's refusal, refusal key), first match wins
-_REFUSALS = (("no game yet", "no_game"), (R_HINT, "no_hints"), (R_DISCARD, "discard_max"),
-             ("nothing to undo", "nothing_to_undo"), ("no unsure card", "nothing_pending"),
-             ("ended at the table", "ended"), (R_OVER, "game_over"), ("already over", "game_over"),
-             (R_DECK, "no_copies"), (R_PENDING, "reward_first"))
-_CARD = re.compile(r"^([rygbwmk][1-5]) ")
+# the refusals the OLED has its own short line for, by the table's code; any other rule is "rules"
+_REFUSALS = ("no_game", "no_hints", "discard_max", "nothing_to_undo", "nothing_pending", "ended", "game_over",
+             "no_copies", "reward_first", "disk_full", "write_failed", "read_only")
 
 
 def run(table: Table, button: str, gesture: str = PRESS) -> Change | None:
@@ -38,7 +32,7 @@ def run(table: Table, button: str, gesture: str = PRESS) -> Change | None:
         return table.undo()
     if gesture == HOLD:
         if not table.started:
-            raise CommandError("no game yet: start one with the players' names and a variant")
+            raise CommandError("no game yet: start one with the players' names and a variant", code=NO_GAME)
         return table.new_game(list(table.players), table.variant.to_json())
     if table.pending is None:
         return None
@@ -46,16 +40,8 @@ def run(table: Table, button: str, gesture: str = PRESS) -> Change | None:
 
 
 def refusal(error: CommandError) -> Refusal:
-    """The screen for a refused command: the table's English reason, matched to a short line. A
-    command the SD card could not save says so by the store's code (disk_full, write_failed, read_only)."""
-    if isinstance(error, StoreFault):
-        return Refusal(error.reason)
-    message = str(error)
-    for needle, key in _REFUSALS:
-        if needle not in message:
-            continue
-        if key != "no_copies":
-            return Refusal(key)
-        card = _CARD.match(message)
-        return Refusal(key, card.group(1)) if card else Refusal("rules")
-    return Refusal("rules")
+    """The screen for a refused command, by the table's code: a short line of its own for the common
+    ones (a command the SD card could not save says so), "the rules forbid that" for the rest."""
+    if error.code not in _REFUSALS or (error.code == "no_copies" and error.card is None):
+        return Refusal("rules")
+    return Refusal(error.code, error.card) if error.code == "no_copies" else Refusal(error.code)

@@ -29,7 +29,7 @@ def contact_sheet(scale: int = 2) -> Image.Image:
         y = HEAD_H + row * cell_h
         draw.text((4, y + cell_h // 2 - 8), name, font=font(12), fill=INK)
         for col, lang in enumerate(LANGUAGES):
-            oled = render(screen, lang).resize((WIDTH * scale, HEIGHT * scale), Image.NEAREST)
+            oled = render(screen, lang).resize((WIDTH * scale, HEIGHT * scale), Image.Resampling.NEAREST)
             lit = Image.new("RGB", oled.size, LIT)
             panel = Image.new("RGB", oled.size, DARK)
             panel.paste(lit, mask=oled)

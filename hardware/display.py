@@ -7,9 +7,10 @@ from __future__ import annotations
 import io
 import logging
 import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from luma.core.device import dummy
 from luma.core.error import DeviceNotFoundError, DevicePermissionError
@@ -71,7 +72,7 @@ class Display:
         """The image shown now as PNG, ``scale`` screen pixels per OLED pixel, for the web page."""
         im = self.image
         if scale != 1:
-            im = im.resize((WIDTH * scale, HEIGHT * scale), Image.NEAREST)
+            im = im.resize((WIDTH * scale, HEIGHT * scale), Image.Resampling.NEAREST)
         out = io.BytesIO()
         im.save(out, "PNG")
         return out.getvalue()

@@ -10,19 +10,20 @@ from .status import BootStatus
 from .view import PendingCard, View
 
 _MID = View(players=("Ann", "Ben", "Cat"), current=1, hints=5, hint_tokens=8, fuses_used=1,
-            fuse_tokens=3, deck=27, score=7, max_score=25, turn=12)
+            fuse_tokens=3, deck=27, score=7, max_score=25, turn=12, pace=11)
 _FINAL = View(players=("Ann", "Maximilian"), current=1, hints=9, hint_tokens=9, fuses_used=2,
-              fuse_tokens=3, deck=0, score=21, max_score=30, turn=48, final_turns_left=2)
+              fuse_tokens=3, deck=0, score=21, max_score=30, turn=48, final_turns_left=2, pace=-3)
 _REWARD = View(players=("Zuzana", "Łukasz", "Jörg", "Ann"), current=0, hints=0, hint_tokens=8,
-               fuses_used=0, fuse_tokens=2, deck=31, score=10, max_score=25, turn=20, reward_due=True)
+               fuses_used=0, fuse_tokens=2, deck=31, score=10, max_score=25, turn=20, reward_due=True, pace=20)
 _BLACK_POWDER = View(players=("Ann", "Ben", "Cat", "Dan", "Eve"), current=4, hints=8, hint_tokens=8,
-                     fuses_used=0, fuse_tokens=1, deck=40, score=-5, max_score=25, turn=1)
+                     fuses_used=0, fuse_tokens=1, deck=40, score=-5, max_score=25, turn=1, pace=15)
 _BOOT = BootStatus(address="192.168.1.23:8000", pin="4821", camera="ok")
+_PAIRING = BootStatus("192.168.1.23:8000", "482193", "ok", token="oJ6Xb2vQ_k3Tn-8sWzR1aQ")
 
 
 def _over(score: int, outcome: str, all_or_nothing: bool = False) -> GameOver:
     return GameOver(View(players=("Ann", "Ben"), current=0, hints=3, hint_tokens=8, fuses_used=1,
-                         fuse_tokens=3, deck=0, score=score, max_score=25, turn=60, over=True,
+                         fuse_tokens=3, deck=0, score=score, max_score=25, turn=60, pace=0, over=True,
                          outcome=outcome, all_or_nothing=all_or_nothing))
 
 
@@ -36,6 +37,8 @@ SAMPLES: dict[str, Screen] = {
     "flash_misplay": Flash("misplay", card="y4", number=2, total=3),
     "flash_discarded": Flash("discarded", card="m2"),
     "flash_final_round": Flash("final_round", number=3),
+    "flash_last_copy_lost": Flash("last_copy_lost", card="r3", number=21),
+    "flash_pace_zero": Flash("pace_zero", number=0),
     "flash_undo_card": Flash("undo", card="b2"),
     "flash_undo_hint": Flash("undo"),
     "flash_reward_revealed": Flash("reward_revealed"),
@@ -68,6 +71,11 @@ SAMPLES: dict[str, Screen] = {
     "status_fault_camera": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "camera")),
     "status_no_game": Status(_BOOT, game=False),
     "status_starting": Status(None, game=False),
+    "status_pairing": Status(_PAIRING),
+    "status_pairing_no_camera": Status(BootStatus("192.168.100.200:8000", "037415", "missing",
+                                                  token=_PAIRING.token)),
+    "status_pairing_fault_profile": Status(BootStatus("10.0.0.7:8000", "4821", "fault", "profile",
+                                                      token=_PAIRING.token)),
     "teach_lay": Teaching("lay", "r1", 0, 25),
     "teach_lay_no_mat": Teaching("lay", "m4", 12, 30, mat=False),
     "teach_got": Teaching("got", "y3", 8, 25),

@@ -6,14 +6,15 @@ box compares values before drawing and never renders the same thing twice in a r
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from PIL import Image
 
 from companion.rating import rating_line
 from companion.table import Change
 
-from .canvas import HEIGHT, OFF, ON, WIDTH, Canvas, width
+from . import qr
+from .canvas import HEIGHT, OFF, ON, WIDTH, Canvas, _lines, width
 from .messages import card_name, check_language, text
 from .status import BootStatus
 from .view import PendingCard, View
@@ -28,7 +29,7 @@ FAULT_LINES = ("model", "profile", "camera")
 
 @dataclass(frozen=True)
 class Dashboard:
-    """The count during play: hint pips, deck, fuses, score, whose turn, the final round."""
+    """The count during play: hint pips, deck, fuses, pace, score, whose turn, the final round."""
 
     view: View
 
@@ -51,7 +52,8 @@ class Flash:
         if change.kind == "undo":
             undone = p.get("action", {})
             return cls("undo", card=undone.get("card"), tile=undone.get("tile"))
-        number = next((p[k] for k in ("hints", "fuses_used", "turns_left", "actions") if k in p), None)
+        number = next((p[k] for k in ("hints", "fuses_used", "turns_left", "actions", "reachable_score", "pace")
+                       if k in p), None)
         return cls(change.kind, card=p.get("card"), old=p.get("old"), number=number,
                    total=p.get("fuse_tokens"), tile=p.get("tile"), names=tuple(p.get("players", ())))
 
@@ -116,7 +118,7 @@ class Teaching:
         return cls("lay", state.get("asked"), done, total, mat)
 
 
-Screen = Union[Dashboard, Flash, Prompt, Refusal, GameOver, Status, Teaching]
+Screen = Dashboard | Flash | Prompt | Refusal | GameOver | Status | Teaching
 
 
 def render(screen: Screen, lang: str = "en") -> Image.Image:
@@ -133,7 +135,8 @@ def _dashboard(c: Canvas, s: Dashboard, lang: str) -> None:
     row = v.hint_tokens * diameter + (v.hint_tokens - 1) * gap
     c.pips((WIDTH - row) // 2, 0, v.hints, v.hint_tokens, diameter, gap)
     cols = ((0, 38), (38, 40), (78, 50))  # deck, fuses, score: (left, width)
-    for (left, w), key in zip(cols, ("final" if v.final_turns_left is not None else "deck", "fuses", "score")):
+    keys = ("final" if v.final_turns_left is not None else "deck", "fuses", "score")
+    for (left, w), key in zip(cols, keys, strict=True):
         c.text((left, 13), text(lang, key), SMALL, max_width=w, align="center")
     left, w = cols[0]
     if v.final_turns_left is None:
@@ -142,9 +145,14 @@ def _dashboard(c: Canvas, s: Dashboard, lang: str) -> None:
         c.invert((left + 6, 25, left + w - 7, 45))
         c.text((left, 20), str(v.final_turns_left), (24,), bold=True, max_width=w, align="center", fill=OFF)
     left, w = cols[1]
-    size, gap = 10, 3
+    size, gap = 8, 3
     row = v.fuse_tokens * size + (v.fuse_tokens - 1) * gap
-    c.fuses(left + (w - row) // 2, 31, v.fuses_used, v.fuse_tokens, size, gap)
+    c.fuses(left + (w - row) // 2, 26, v.fuses_used, v.fuse_tokens, size, gap)
+    pace, middle = text(lang, "pace", n=v.pace), left + w // 2  # under the fuses, lit once none is spare
+    if v.pace <= 0:
+        half = width(pace, 9) // 2 + 2
+        c.invert((middle - half, 35, middle + half, 45))
+    c.text((middle - 22, 34), pace, (9,), max_width=44, align="center", fill=OFF if v.pace <= 0 else ON)
     left, w = cols[2]
     score, of = str(v.score), f"/{v.max_score}"
     total = width(score, 24, True) + width(of, 10)
@@ -173,6 +181,10 @@ def _flash_lines(s: Flash, lang: str) -> tuple[str, str, str]:
         return text(lang, k), name, ""
     if k == "final_round":
         return text(lang, k), text(lang, "final_round.detail", n=s.number), ""
+    if k == "last_copy_lost":
+        return text(lang, k), name, text(lang, "last_copy_lost.detail", n=s.number)
+    if k == "pace_zero":
+        return text(lang, k, n=s.number), "", text(lang, "pace_zero.detail")
     if k == "undo":
         return text(lang, k), name or tile or text(lang, "undo.hint"), ""
     if k == "reward":
@@ -231,6 +243,9 @@ def _game_over(c: Canvas, s: GameOver, lang: str) -> None:
 
 def _status(c: Canvas, s: Status, lang: str) -> None:
     b = s.boot
+    if b is not None and b.pair_url is not None:
+        _status_qr(c, b, b.pair_url, lang)
+        return
     c.text((WIDTH // 2, 0), text(lang, "status.title" if s.game else "no_game"), (13, 11), bold=True,
            align="center")
     if b is None:  # no game and nothing known yet about the network: say how to begin
@@ -246,6 +261,43 @@ def _status(c: Canvas, s: Status, lang: str) -> None:
     else:  # a missing camera is the one thing at boot someone must act on
         c.invert((0, 51, WIDTH - 1, HEIGHT - 1))
         c.text((WIDTH // 2, 51), line, SMALL, bold=True, align="center", fill=OFF)
+
+
+# The status screen with a pairing code: the code fills the right square, the words the left column.
+QR_BOX = (WIDTH - HEIGHT, 0, WIDTH - 1, HEIGHT - 1)
+COLUMN = WIDTH - HEIGHT - 2
+# The column's rows (host, ":port", "PIN", the PIN) and the sizes of the address and the PIN, by the
+# lines the camera's lit bar takes at the bottom (0: the camera works, one plain line says so).
+_COLUMN_ROWS: dict[int, tuple[tuple[int, int, int, int], tuple[int, ...], tuple[int, ...]]] = {
+    0: ((0, 12, 24, 34), (11, 10, 9, 8), (18, 16, 14, 13)),
+    1: ((0, 11, 22, 31), (10, 9, 8), (16, 14, 13)),
+    2: ((0, 9, 18, 26), (9, 8), (13, 12, 11)),
+}
+
+
+def _status_qr(c: Canvas, b: BootStatus, url: str, lang: str) -> None:
+    """The page's address and PIN beside the QR code a phone scans to pair without typing them."""
+    qr.draw(c, url, QR_BOX)
+    specific = b.camera == "fault" and b.problem in FAULT_LINES
+    line = text(lang, f"camera.fault.{b.problem}" if specific else f"camera.{b.camera}")
+    bar: list[str] = []
+    if b.camera == "ok":
+        c.text((0, 54), line, (9,), max_width=COLUMN, align="center")
+    else:  # a camera that does not work is the one thing someone must act on: lit, in up to two lines
+        bar = _lines(line, COLUMN - 2, 9, False)
+        bar = bar[:1] + [" ".join(bar[1:])] if len(bar) > 2 else bar
+    rows, address_sizes, pin_sizes = _COLUMN_ROWS[len(bar)]
+    host, _, port = (b.address or "").rpartition(":")
+    size = min(c.fit(host, COLUMN, address_sizes), c.fit(f":{port}", COLUMN, address_sizes))
+    for y, words, sizes, bold in ((rows[0], host, (size,), False), (rows[1], f":{port}", (size,), False),
+                                  (rows[2], text(lang, "status.pin_label"), (9,), False),
+                                  (rows[3], b.pin, pin_sizes, True)):
+        c.text((0, y), words, sizes, bold=bold, max_width=COLUMN, align="center")
+    if bar:
+        top = HEIGHT - 10 * len(bar) - 1
+        c.invert((0, top - 1, COLUMN - 1, HEIGHT - 1))
+        for i, row in enumerate(bar):
+            c.text((0, top + 10 * i - 1), row, (9,), max_width=COLUMN, align="center", fill=OFF)
 
 
 def _teaching(c: Canvas, s: Teaching, lang: str) -> None:

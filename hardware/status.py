@@ -4,6 +4,8 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 
+from companion.pairing import pairing_url
+
 CAMERA_STATES = ("ok", "missing", "fault")
 # Why a camera is in fault, as the camera service reports it: the card model, the deck profile, the
 # camera itself, or anything else while setting up the recognition.
@@ -13,18 +15,25 @@ CAMERA_PROBLEMS = ("model", "profile", "camera", "watcher")
 @dataclass(frozen=True)
 class BootStatus:
     """``address`` is "host:port" for the phones (None without a network); ``camera`` is one of
-    ok, missing, fault, as the web API reports it; ``problem`` says why it is in fault."""
+    ok, missing, fault, as the web API reports it; ``problem`` says why it is in fault; ``token``
+    is a one-time pairing token, shown as a QR code a phone scans instead of typing the PIN."""
 
     address: str | None
     pin: str
     camera: str = "ok"
     problem: str | None = None
+    token: str | None = None
 
     def __post_init__(self) -> None:
         if self.camera not in CAMERA_STATES:
             raise ValueError(f"camera must be one of {', '.join(CAMERA_STATES)}; got {self.camera!r}")
         if self.problem is not None and self.problem not in CAMERA_PROBLEMS:
             raise ValueError(f"problem must be one of {', '.join(CAMERA_PROBLEMS)}; got {self.problem!r}")
+
+    @property
+    def pair_url(self) -> str | None:
+        """What the QR code holds: the page's pairing address (None without a network or a token)."""
+        return pairing_url(self.address, self.token) if self.address and self.token else None
 
 
 def local_address(port: int = 8000) -> str | None:

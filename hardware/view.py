@@ -33,6 +33,7 @@ class View:
     score: int
     max_score: int
     turn: int
+    pace: int                   # spare turns beyond those the fireworks still need
     final_turns_left: int | None = None
     over: bool = False
     outcome: str = "in_progress"
@@ -61,5 +62,5 @@ class View:
                    max_score=st.max_score, turn=st.turns + (0 if st.over else 1),
                    final_turns_left=st.final_turns_left, over=st.over, outcome=st.outcome,
                    all_or_nothing=st.variant.all_or_nothing,
-                   reward_due=st.pending_rewards > 0, pending=pending)
+                   reward_due=st.pending_rewards > 0, pending=pending, pace=st.pace)
 

@@ -11,7 +11,7 @@ UNIT=hanabi-companion.service
 SERVICE_USER=hanabi
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # from apt, on Raspberry Pi OS and plain Debian alike
-PACKAGES=(python3-venv python3-pip python3-numpy i2c-tools)
+PACKAGES=(python3-venv python3-pip python3-numpy i2c-tools espeak-ng)
 # only in Raspberry Pi OS's own archive (the camera stack, the Pi 5's GPIO); without them the box
 # still serves the page and takes the cards by hand
 PI_ONLY_PACKAGES=(python3-picamera2 python3-lgpio)
@@ -50,7 +50,7 @@ if ! id "$SERVICE_USER" >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/hanabi-companion --no-create-home \
         --shell /usr/sbin/nologin "$SERVICE_USER"
 fi
-for group in gpio i2c video; do
+for group in gpio i2c video audio; do
     if getent group "$group" >/dev/null; then
         usermod -a -G "$group" "$SERVICE_USER"
     fi

@@ -7,12 +7,13 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.store import DISK_FULL, READ_ONLY, WRITE_FAILED, clock_was_set
-from companion.table import CommandError, StoreFault, stored_log
+from companion.table import CommandError, StoreFault
 
 from .auth import Refused
 from .commands import BadRequest, new_game_request, run_action
 from .context import BUTTONS, ctx
 from .events import TooManyClients
+from .export import NoGame, find_log
 from .openapi import document
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -53,7 +54,7 @@ def bad_request(e: BadRequest) -> tuple[Response, int]:
 
 @bp.errorhandler(CommandError)
 def command_error(e: CommandError) -> tuple[Response, int]:
-    return error(409 if e.illegal else 400, str(e))
+    return error(409 if e.illegal else 400, str(e), reason=e.code)
 
 
 STORE_FAULTS = (DISK_FULL, WRITE_FAILED, READ_ONLY)
@@ -99,15 +100,10 @@ def games() -> Response:
 @bp.get("/games/<int:game_id>/log")
 def game_log(game_id: int) -> Response | tuple[Response, int]:
     c = ctx()
-    if c.store is None:
-        if game_id != c.table.game_id or not c.table.started:
-            return error(404, f"no game {game_id}: this box keeps no history")
-        log = c.table.log()
-    else:
-        try:
-            log = stored_log(c.store, game_id)
-        except CommandError as e:
-            return error(404, str(e))
+    try:
+        log = find_log(c.table, c.store, game_id)
+    except NoGame as e:
+        return error(404, str(e))
     resp = jsonify(log.to_json())
     if request.args.get("download"):
         resp.headers["Content-Disposition"] = f'attachment; filename="hanabi-game-{game_id}.json"'
@@ -143,6 +139,32 @@ def press(name: str) -> Response | tuple[Response, int]:
             return error(503, message, reason=reason)
         return error(409, message)
     return jsonify(c.state())
+
+
+NO_SPEECH = "this box has no spoken announcements"
+
+
+@bp.get("/speech")
+def speech_state() -> Response | tuple[Response, int]:
+    speech = ctx().speech
+    if speech is None:
+        return error(404, NO_SPEECH, reason="no_speech")
+    return jsonify(speech.status().as_dict())
+
+
+@bp.post("/speech")
+def speech_switch() -> Response | tuple[Response, int]:
+    """Spoken announcements on or off until the box restarts (``[box] speech`` is what it starts with)."""
+    speech = ctx().speech
+    if speech is None:
+        return error(404, NO_SPEECH, reason="no_speech")
+    body = json_body()
+    if not isinstance(body, dict) or set(body) != {"on"} or not isinstance(body["on"], bool):
+        raise BadRequest('send {"on": true} or {"on": false}')
+    status = speech.turn(body["on"])
+    if body["on"] and not status.on:  # no espeak-ng: the table goes on without a voice
+        return error(503, status.message or "spoken announcements are not available", reason=status.reason)
+    return jsonify(status.as_dict())
 
 
 @bp.get("/openapi.json")

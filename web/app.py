@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, Response, g, request
 
+from companion.pairing import Pairing as Tokens
 from companion.store import Store
 from companion.table import Table
 
@@ -28,7 +30,7 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
                camera_reason: Callable[[], str | None] = lambda: None,
                oled_image: Callable[[], Any] | None = None, buttons: Any = None,
                lang: str = "en", sse_max_clients: int = SSE_MAX_CLIENTS, hosts: tuple[str, ...] = (),
-               teacher: Any = None) -> Flask:
+               teacher: Any = None, speech: Any = None, pairing: Tokens | None = None) -> Flask:
     """The web app for ``table``.
 
     ``pin`` is the pairing PIN shown on the OLED; ``camera_status()`` answers ok|missing|fault and
@@ -38,7 +40,9 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     with ``accepted`` False and a ``message`` answers 409); ``lang`` is the box's default language;
     ``hosts`` are names besides the box's own addresses, ``localhost`` and ``<hostname>.local`` at
     which the page takes changes; ``teacher`` (a box with a camera) teaches the family's deck
-    ("Teach our deck", ``/api/teach``).
+    ("Teach our deck", ``/api/teach``); ``speech`` (the box) turns spoken announcements on and off
+    (``/api/speech``); ``pairing`` keeps the one-time tokens of the QR code on the box's screen
+    (``/pair/<token>`` pairs a phone).
     """
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}; got {lang!r}")
@@ -47,9 +51,10 @@ def create_app(table: Table, store: Store | None = None, pin: str = "1234",
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's field order
-    context = Context(table=table, store=store, pairing=Pairing(pin.strip(), secrets.token_bytes(32), hosts),
+    context = Context(table=table, store=store,
+                      pairing=Pairing(pin.strip(), secrets.token_bytes(32), hosts, tokens=pairing),
                       camera_status=camera_status, camera_reason=camera_reason, lang=lang,
-                      oled_image=oled_image, buttons=buttons, teacher=teacher)
+                      oled_image=oled_image, buttons=buttons, teacher=teacher, speech=speech)
     context.broadcaster = Broadcaster(table, context.state, max_clients=sse_max_clients)
     app.extensions["companion"] = context
     install(app)

@@ -6,6 +6,8 @@ the PIN itself is never stored in the browser. Writes whose Origin/Referer names
 refused (cross-site request forgery), and so are writes sent to a ``Host`` that is not this box: a
 page whose name an attacker rebinds to the box's address (DNS rebinding) still sends its own name.
 Wrong PINs are limited per address and, because addresses are cheap, for the whole box as well.
+A phone that scans the QR code on the box's screen is paired by its one-time token instead of the
+PIN; a used, stale or unknown token counts as a wrong PIN, so tokens cannot be guessed either.
 """
 from __future__ import annotations
 
@@ -16,11 +18,14 @@ import socket
 import threading
 import time
 from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 from urllib.parse import urlsplit
 
 from flask import Request
+
+from companion.pairing import TOKEN_USED
+from companion.pairing import Pairing as Tokens
 
 PIN_HEADER = "X-Table-PIN"
 PIN_COOKIE = "table_pin"
@@ -30,7 +35,8 @@ COOKIE_MAX_AGE = 30 * 24 * 3600
 class Refused(Exception):
     """A write the page may not make; ``status`` is the HTTP code, the message says why.
 
-    ``code`` names the reason for adapters (no_pin, wrong_pin, cross_site, wrong_host, throttled);
+    ``code`` names the reason for adapters (no_pin, wrong_pin, cross_site, wrong_host, throttled,
+    and for a QR code's token token_used or token_unknown);
     ``retry_after`` (seconds) tells a throttled client when asking again can succeed.
     """
 
@@ -175,14 +181,16 @@ def _own_address(name: str) -> bool:
 
 
 class Pairing:
-    """Checks the pairing PIN in constant time and mints the cookie that stands for it."""
+    """Checks the pairing PIN in constant time, and the QR code's one-time ``tokens``, and mints the
+    cookie that stands for either."""
 
     def __init__(self, pin: str, secret: bytes, hosts: Iterable[str] = (), limits: Limits = Limits(),
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, tokens: Tokens | None = None):
         self._pin = pin.encode()
         self._token = hmac.new(secret, b"table-pin:" + self._pin, hashlib.sha256).hexdigest()
         self.throttle = Throttle(limits, clock)
         self.hosts = Hosts(hosts)
+        self.tokens = tokens if tokens is not None else Tokens()
 
     def pin_ok(self, candidate: str) -> bool:
         return hmac.compare_digest(candidate.encode(), self._pin)
@@ -201,6 +209,16 @@ class Pairing:
         self.hosts.check(request)
         if not self._guess(request, candidate):
             raise Refused(403, "wrong_pin", "wrong PIN: use the PIN shown on the box's screen")
+
+    def scan(self, request: Request, token: str) -> None:
+        """Pair by the one-time token of a scanned QR code; raises Refused when the token was used
+        (token_used), is stale or unknown (token_unknown), is throttled, or was sent elsewhere."""
+        self.hosts.check(request)
+        if not self.throttle.attempt(request.remote_addr or "?", lambda: self.tokens.redeem(token)):
+            code = self.tokens.refusal(token)
+            said = "was already used" if code == TOKEN_USED else "is too old or unknown"
+            raise Refused(403, code, f"this pairing code {said}: press OK on the box for a fresh one, "
+                                     "or enter the PIN shown there")
 
     def authorize(self, request: Request) -> None:
         """Allow a write, or raise Refused (401 no PIN, 403 wrong PIN, cross-site or another host,

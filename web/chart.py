@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
@@ -11,10 +11,13 @@ LEFT, RIGHT, TOP, BOTTOM = 40, 16, 16, 44
 
 
 def score_chart(points: Sequence[tuple[float | None, int, int]], title: str, empty: str) -> Markup:
-    """``points`` are (finished at or None if unknown, score, max score) in order; one dot per game."""
+    """``points`` are (finished at or None if unknown, score, max score) in order; one dot per game.
+
+    The scale starts at 0, or lower for a negative score (black powder takes points away)."""
     if not points:
         return Markup('<p class="empty">{}</p>').format(empty)
     top = max(25, max(p[2] for p in points))
+    bottom = min(0, min(p[1] for p in points) // 5 * 5)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     n = len(points)
 
@@ -22,11 +25,11 @@ def score_chart(points: Sequence[tuple[float | None, int, int]], title: str, emp
         return LEFT + (plot_w / 2 if n == 1 else plot_w * i / (n - 1))
 
     def y(v: float) -> float:
-        return TOP + plot_h * (1 - v / top)
+        return TOP + plot_h * (top - v) / (top - bottom)
 
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
              f'xmlns="http://www.w3.org/2000/svg"><title>{escape(title)}</title>']
-    for v in range(0, top + 1, 5):
+    for v in range(bottom, top + 1, 5):
         parts.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>'
                      f'<text class="axis" x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v}</text>')
     line = " ".join(f"{x(i):.1f},{y(p[1]):.1f}" for i, p in enumerate(points))

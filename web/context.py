@@ -1,8 +1,9 @@
 """What the pages and the API share: the table, its store, the live stream and the box's parts."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from flask import current_app
 
@@ -27,6 +28,7 @@ class Context:
     oled_image: Callable[[], Any] | None = None
     buttons: Any = None
     teacher: Any = None
+    speech: Any = None  # spoken announcements (hardware.speech.Speech), on the box only
     game_langs: dict[int | None, str] = field(default_factory=dict)
     broadcaster: Broadcaster | None = None
 

@@ -1,6 +1,6 @@
 """Server-Sent Events: one ``state`` event per table change, fanned out to every open page.
 
-The table calls listeners while it holds its lock, so the listener only records the change
+The table calls listeners on the thread that changed it, so the listener only records the change
 and wakes a broadcaster thread; that thread takes one snapshot per burst of changes (a play
 that ends the game is several changes but one event) and offers it to each client's bounded
 queue without ever waiting on a client. A slow client loses stale states, never the latest.
@@ -14,7 +14,8 @@ import queue
 import secrets
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from companion.table import Change, Table
 

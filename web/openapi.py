@@ -62,12 +62,13 @@ TEACH_ERRORS = {
 
 def teach_paths() -> dict[str, Any]:
     """``/api/teach``: teaching the family's own deck with the box's camera."""
-    pin = [{"pin": []}, {"pinCookie": []}]
+    pin: list[dict[str, list[str]]] = [{"pin": []}, {"pinCookie": []}]
     state = {"description": "the lesson", "content": _json("TeachState")}
 
-    def write(summary: str, ok: str = "200", body: dict[str, Any] | None = None, **errors: Any) -> dict[str, Any]:
+    def write(summary: str, ok: str = "200", body: dict[str, Any] | None = None,
+              errors: dict[str, Any] | None = None) -> dict[str, Any]:
         op: dict[str, Any] = {"summary": summary, "security": pin,
-                              "responses": {ok: state, **TEACH_ERRORS, **errors}}
+                              "responses": {ok: state, **TEACH_ERRORS, **(errors or {})}}
         if body is not None:
             op["requestBody"] = {"required": False, "content": {"application/json": {"schema": body}}}
         return {"post": op}
@@ -78,14 +79,14 @@ def teach_paths() -> dict[str, Any]:
                     "responses": {"200": state, "404": TEACH_ERRORS["404"]}},
             **write("Start teaching the card kinds of a variant; the camera judges no card until it ends", "201",
                     {"type": "object", "properties": {"variant": {"$ref": "#/components/schemas/Variant"}}},
-                    **{"400": _error("unknown variant (`reason`: bad_variant) or field"),
-                       "503": _error("no camera, camera fault or no card model (`reason`: no_camera, "
-                                     "camera_fault, model_missing)")})},
+                    errors={"400": _error("unknown variant (`reason`: bad_variant) or field"),
+                            "503": _error("no camera, camera fault or no card model (`reason`: no_camera, "
+                                          "camera_fault, model_missing)")})},
         "/api/teach/confirm": write("Keep the picture waiting for OK (the OK button)"),
         "/api/teach/retake": write("Take a kind again: `card`, else the picture waiting for OK or the last kept",
                                    body={"type": "object",
                                          "properties": {"card": {"$ref": "#/components/schemas/Card"}}},
-                                   **{"400": _error("not a card of this lesson (`reason`: unknown_kind)")}),
+                                   errors={"400": _error("not a card of this lesson (`reason`: unknown_kind)")}),
         "/api/teach/cancel": write("Stop the lesson; nothing is saved and the camera judges again"),
         "/api/teach/finish": write("Fit the profile in the background (follow `progress`), save it, put it "
                                    "into the settings and judge with it", "202"),
@@ -96,6 +97,38 @@ def teach_paths() -> dict[str, Any]:
                                                                                              "format": "binary"}}}},
                           "400": _error("not a card"), "404": _error("no picture of it (`reason`: no_picture)")}}},
     }
+
+
+SPEECH_STATE = {
+    "type": "object",
+    "description": "Spoken announcements: the box says each change aloud in the game's language "
+                   "(espeak-ng on the box's speaker).",
+    "properties": {
+        "on": {"type": "boolean"},
+        "available": {"type": "boolean", "description": "false when espeak-ng is not installed on the box"},
+        "reason": {"type": "string", "nullable": True, "enum": ["no_engine", "engine_failed", None],
+                   "description": "no_engine: espeak-ng is missing; engine_failed: the last sentence could "
+                                  "not be said (no sound card?)"},
+        "message": {"type": "string", "nullable": True, "description": "what to do about `reason`"},
+        "voice": {"type": "string", "description": "the espeak-ng voice of [box] speech_voice; \"\" follows "
+                                                   "the game's language"}},
+}
+
+
+def speech_path() -> dict[str, Any]:
+    """``/api/speech``: spoken announcements on or off (until the box restarts; ``[box] speech`` keeps it)."""
+    state = {"description": "speech now", "content": _json("Speech")}
+    no_speech = _error("this app has no speech (`reason`: no_speech)")
+    return {
+        "get": {"summary": "Whether the box speaks, and whether it can", "responses": {"200": state, "404": no_speech}},
+        "post": {"summary": "Turn spoken announcements on or off",
+                 "security": [{"pin": []}, {"pinCookie": []}],
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                     "type": "object", "required": ["on"], "additionalProperties": False,
+                     "properties": {"on": {"type": "boolean"}}}}}},
+                 "responses": {"200": state, "400": WRITE_ERRORS["400"], "401": WRITE_ERRORS["401"],
+                               "403": WRITE_ERRORS["403"], "404": no_speech, "429": WRITE_ERRORS["429"],
+                               "503": _error("no espeak-ng on the box (`reason`: no_engine): speech stays off")}}}
 
 
 def _json(ref: str) -> dict[str, Any]:
@@ -173,6 +206,7 @@ def document() -> dict[str, Any]:
                                             "actions": {"type": "array",
                                                         "items": {"$ref": "#/components/schemas/Action"}}}},
                 "TeachState": TEACH_STATE,
+                "Speech": SPEECH_STATE,
                 "GameRecord": {"type": "object", "properties": {
                     k: {"type": t} for k, t in (("id", "integer"), ("created", "number"), ("updated", "number"),
                                                 ("actions", "integer"), ("score", "integer"),
@@ -198,11 +232,28 @@ def document() -> dict[str, Any]:
                 "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
                 "responses": {"200": {"description": "the table log", "content": _json("TableLog")},
                               "404": _error("no such game")}}},
+            "/games/{id}.csv": {"get": {
+                "summary": "A game as a CSV file to save: a header row, then one row per action (index, player, "
+                           "type, card, to, clue, announce, tile, as) with the score, hint tokens, fuses used "
+                           "and deck after it; UTF-8 with a byte-order mark",
+                "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                "responses": {"200": {"description": "the CSV file (Content-Disposition: attachment)",
+                                      "content": {"text/csv": {"schema": {"type": "string"}}}},
+                              "404": {"description": "no such game (plain text)"}}}},
             "/api/events": {"get": {
                 "summary": "Server-Sent Events: the state at once, then one `state` event per change",
                 "responses": {"200": {"description": "text/event-stream; `data` is the State plus `changes`",
                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                               "503": _error("every live-update slot is in use; retry later")}}},
+            "/pair/{token}": {"get": {
+                "summary": "Pair a phone by the one-time token of the QR code on the box's screen (what the "
+                           "code holds); a token works once, within five minutes, and a refused one counts "
+                           "as a wrong PIN",
+                "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
+                "responses": {"303": {"description": "paired: the PIN cookie is set, on to the table page"},
+                              "403": {"description": "the token was already used or is too old (the PIN "
+                                                     "form, saying so), or was sent to another host"},
+                              "429": {"description": "too many wrong PINs or tokens: wait and try again"}}}},
             "/api/buttons/{name}": {"post": {
                 "summary": "Press a button of the box (demo only)", "security": [{"pin": []}, {"pinCookie": []}],
                 "parameters": [{"name": "name", "in": "path", "required": True,
@@ -210,6 +261,7 @@ def document() -> dict[str, Any]:
                 "responses": {"200": {"description": "the state after the press", "content": _json("State")},
                               "404": _error("this box has no page buttons"), **WRITE_ERRORS}}},
             **teach_paths(),
+            "/api/speech": speech_path(),
             "/api/openapi.json": {"get": {"summary": "This description",
                                           "responses": {"200": {"description": "OpenAPI 3"}}}},
         },

@@ -8,8 +8,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel.dates import format_datetime
+from babel.numbers import format_decimal
 from flask import Blueprint, Response, abort, g, redirect, render_template, request
 from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
 
 from companion.rating import LINES
 from companion.store import clock_was_set
@@ -18,8 +20,10 @@ from companion.variants import PRESETS
 from .auth import COOKIE_MAX_AGE, PIN_COOKIE, Refused, check_same_site
 from .chart import score_chart
 from .context import BUTTONS, ctx
+from .export import NoGame, find_log, to_csv
 from .i18n import LANGUAGE_NAMES
 from .i18n import gettext as _
+from .stats import figures, final_fireworks, variant_label
 
 bp = Blueprint("pages", __name__)
 
@@ -91,6 +95,8 @@ def client_strings() -> dict[str, str]:
         "tile_value_clue": _("a free value clue"), "tile_reshuffle": _("a discard back into the deck"),
         "tile_rescue": _("a discard onto its firework"),
         "no_announce": _("no colour announced"),
+        "last_copy_lost": _("Last copy of %(card)s lost: the best score now reachable is %(reachable_score)s"),
+        "pace_zero": _("Pace %(pace)s: from now on every discard loses points"),
     }
 
 
@@ -119,19 +125,44 @@ def table() -> str:
 @bp.get("/setup")
 def setup() -> str:
     st = ctx().table.snapshot()
+    speech = ctx().speech
     return page("setup.html", presets=list(PRESETS), options=option_choices(),
-                players=st.get("players") or ["", "", ""], game_lang=ctx().game_lang())
+                players=st.get("players") or ["", "", ""], game_lang=ctx().game_lang(),
+                speech=speech.status() if speech is not None else None)
 
 
 @bp.get("/history")
 def history() -> str:
     store = ctx().store
-    games = [r.as_dict() for r in store.games()] if store is not None else []
-    done = [gm for gm in games if gm["outcome"] != "in_progress"]
-    chart = score_chart([(gm["updated"] if clock_was_set(gm["updated"]) else None, gm["score"], gm["max_score"])
-                         for gm in done],
-                        _("Scores of finished games over time"), _("No finished games yet."))
-    return page("history.html", games=list(reversed(games)), chart=chart, has_store=store is not None)
+    records = store.games() if store is not None else []
+    figs = figures(records)
+    options = {**option_choices(), "black_values": (_("Black card values"), [])}
+    per_variant = []
+    for f in figs.variants if store is not None else ():
+        assert store is not None  # for the type checker: the loop runs only with a store
+        label = variant_label(f.variant, options)
+        per_variant.append({"figures": f, "label": label, "fireworks": final_fireworks(store, f.best_game),
+                            "chart": score_chart(f.points, _("Scores over time: %(variant)s", variant=label), "")})
+    return page("history.html", games=[r.as_dict() for r in reversed(records)], figures=figs,
+                per_variant=per_variant, suits=suit_names(), has_store=store is not None)
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_csv(game_id: int) -> Response:
+    """A game as a spreadsheet, one row per action (the table log is ``/api/games/<id>/log``)."""
+    c = ctx()
+    try:
+        log = find_log(c.table, c.store, game_id)
+    except NoGame as e:
+        return Response(f"{e}; the history page lists the games there are.", 404, mimetype="text/plain")
+    return Response(to_csv(log), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="hanabi-game-{game_id}.csv"'})
+
+
+@bp.app_template_filter("decimal")
+def decimal(value: float) -> str:
+    """A number as the page's language writes it (22.5, 22,5)."""
+    return format_decimal(value, locale=g.lang)
 
 
 def teach_strings() -> dict[str, str]:
@@ -167,16 +198,44 @@ def pin_form() -> str:
 
 
 @bp.post("/pin")
-def pin_enter() -> Response | tuple[str, int]:
+def pin_enter() -> BaseResponse | tuple[str, int]:
     nxt = safe_next(request.form.get("next"))
     try:
         check_same_site(request)
         ctx().pairing.enter(request, request.form.get("pin", ""))
     except Refused as e:
-        messages = {"throttled": _("Too many wrong PINs: wait a minute and try again."),
-                    "wrong_pin": _("Wrong PIN: use the PIN shown on the box's screen.")}
-        return page("pin.html", next=nxt, error=messages.get(e.code, str(e))), e.status
-    resp = redirect(nxt, code=303)
+        return page("pin.html", next=nxt, error=refusal_text(e)), e.status
+    return paired_redirect(nxt)
+
+
+@bp.get("/pair/<token>")
+def pair(token: str) -> BaseResponse | tuple[str, int]:
+    """A phone that scanned the QR code on the box's screen: paired by its one-time token, then on
+    to the table; a used or stale code shows the PIN form saying so. A phone paired already leaves
+    the code to the next phone."""
+    if paired():
+        return redirect("/", code=303)
+    try:
+        ctx().pairing.scan(request, token)
+    except Refused as e:
+        return page("pin.html", next="/", error=refusal_text(e)), e.status
+    return paired_redirect("/")
+
+
+def refusal_text(e: Refused) -> str:
+    """Why the PIN form is shown again, in the page's language."""
+    messages = {"throttled": _("Too many wrong PINs: wait a minute and try again."),
+                "wrong_pin": _("Wrong PIN: use the PIN shown on the box's screen."),
+                "token_used": _("This QR code was already used: press OK on the box for a fresh one, "
+                                "or enter the PIN shown there."),
+                "token_unknown": _("This QR code is too old: press OK on the box for a fresh one, "
+                                   "or enter the PIN shown there.")}
+    return messages.get(e.code, str(e))
+
+
+def paired_redirect(target: str) -> BaseResponse:
+    """On to ``target`` with the cookie that stands for the PIN."""
+    resp = redirect(target, code=303)
     resp.set_cookie(PIN_COOKIE, ctx().pairing.cookie_value(), max_age=COOKIE_MAX_AGE, httponly=True,
                     samesite="Strict")
     return resp

@@ -33,7 +33,7 @@ class Server:
         self.waitress = create_server(app, map=self._map, host=host, port=port, threads=THREADS,
                                       channel_timeout=60, connection_limit=100, ident="hanabi-companion",
                                       clear_untrusted_proxy_headers=True)
-        self.port = int(self.waitress.effective_port)  # type: ignore[union-attr]  # waitress gives a str
+        self.port = int(self.waitress.effective_port)  # waitress gives a str
         self._running = threading.Event()
         self._stopped = threading.Event()
 

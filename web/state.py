@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from companion.rating import rating_key
 from companion.table import Table
@@ -10,11 +11,6 @@ from companion.table import Table
 log = logging.getLogger(__name__)
 
 CAMERA_STATES = ("ok", "missing", "fault")
-
-# How the rules word why a game ended, as keys the page translates (the English stays in "reason").
-REASON_KEYS = (("every firework is complete", "complete"), ("the last fuse burned", "fuse"),
-               ("the final round is over", "final"), ("a card needed to finish", "card_lost"),
-               ("no player can act", "stuck"), ("ended at the table", "ended"))
 
 
 def camera_value(camera_status: Callable[[], str]) -> str:
@@ -47,16 +43,9 @@ def table_state(table: Table, camera_status: Callable[[], str], lang: str,
     snap["storage"] = table.store.fault if table.store is not None else None
     snap["lang"] = lang
     snap["log"] = list(table.log().actions)
-    snap["reason_key"] = reason_key(snap.get("reason"))
+    snap.setdefault("reason_key", None)  # why the game ended, as a code the page translates
     if "max_score" in snap:
         aon = bool(snap.get("variant_options", {}).get("all_or_nothing"))
         snap["rating_key"] = rating_key(snap["score"], snap["max_score"], aon)
     return snap
 
-
-def reason_key(reason: str | None) -> str | None:
-    """A short key for the end-of-game reason (None while the game goes on or for new wording)."""
-    for start, key in REASON_KEYS:
-        if reason and reason.startswith(start):
-            return key
-    return None

@@ -8,12 +8,16 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from companion.rules import fold
 from companion.store import Store
 from companion.table import Table
 from companion.variants import parse_variant
 from tests.conftest import ROOT
 from tests.core.crash_child import reference_actions
+
+pytestmark = pytest.mark.slow  # starts and kills a process 200 times
 
 KILLS = 200
 

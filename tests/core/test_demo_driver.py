@@ -3,12 +3,10 @@ import threading
 
 from companion.demo import DemoDriver, TableScene
 from companion.recognition import CameraService
-from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 from companion.rules import fold
 from companion.table import Table
 from companion.variants import parse_variant
-
-
+from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 
 
 class FakeEye:

@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rules import IllegalAction, State, apply
+from companion.cards import BASE_SUITS, STANDARD_VALUES
+from companion.rules import IllegalAction, State, apply, hand_size, new_game
 from companion.store import Store
 from companion.table import Table
 from companion.variants import PRESETS, parse_variant
@@ -24,12 +25,17 @@ variants = st.one_of(
         "hint_tokens": st.sampled_from([8, 9]),
         "fuse_tokens": st.sampled_from([3, 2, 1]),
         "multicolor": st.sampled_from(["none", "suit", "wild"]),
+        "multicolor_cards": st.sampled_from([10, 5]),
         "black_powder": st.booleans(),
         "rewards": st.booleans(),
         "all_or_nothing": st.booleans(),
         "synchronized_show": st.booleans(),
         "strikeout_score": st.sampled_from(["zero", "fireworks"]),
         "allow_discard_at_max_hints": st.booleans(),
+    }, optional={
+        # every value 1-5 at least once (or black could never be completed), a few more in any order
+        "black_values": st.lists(st.integers(1, 5), max_size=7).flatmap(
+            lambda extra: st.permutations([1, 2, 3, 4, 5, *extra])),
     }),
 )
 
@@ -134,7 +140,28 @@ def test_a_reopened_store_gives_the_same_game_after_every_step(data):
         table.store.close()
 
 
-def test_variant_spec_strategy_builds_valid_variants():
-    # guard: the generated option mixes are all accepted by the validator
-    for name in PRESETS:
-        parse_variant({"preset": name, "rewards": True, "black_powder": True, "multicolor": "wild"})
+@given(variants, st.integers(2, 5))
+def test_variant_spec_strategy_builds_valid_variants(spec: Any, players: int) -> None:
+    """What the options ask for is what the deck, the suits and the tokens of a new game hold."""
+    variant = parse_variant(spec)
+    want = PRESETS[spec].options() if isinstance(spec, str) else {**PRESETS[spec["preset"]].options(), **spec}
+    extra = "m" if want["multicolor"] != "none" else ""
+    assert variant.suits == BASE_SUITS + extra + ("k" if want["black_powder"] else "")
+    counts = variant.deck_counts()
+    assert {c.suit for c in counts} == set(variant.suits)
+    for suit in variant.suits:
+        values = sorted(c.value for c in counts.elements() if c.suit == suit)
+        if suit == "k":
+            assert values == sorted(want["black_values"])
+        elif suit == "m" and want["multicolor_cards"] == 5:
+            assert values == [1, 2, 3, 4, 5]
+        else:
+            assert values == sorted(STANDARD_VALUES)
+    black = len(want["black_values"]) if want["black_powder"] else 0
+    assert variant.deck_size() == sum(counts.values()) == 50 + (want["multicolor_cards"] if extra else 0) + black
+    assert variant.max_score == 5 * (5 + len(extra))
+    assert parse_variant(variant.to_json()) == variant
+    state = new_game(variant, players)
+    assert state.hints == variant.hint_tokens == want["hint_tokens"]
+    assert variant.fuse_tokens == want["fuse_tokens"] and state.fuses_used == 0
+    assert state.deck == variant.deck_size() - players * hand_size(players) > 0

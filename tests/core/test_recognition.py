@@ -1,14 +1,11 @@
 """The camera service: sure cards become actions, unsure ones wait, faults never touch the game."""
-import threading
 import time
 
 import pytest
 
 from companion.recognition import CameraFault, CameraService, CameraState, one_line
-from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 from companion.table import Table
-
-
+from vision.watcher import CardPlaced as Seen  # what the real watcher emits
 
 
 class ScriptedWatcher:
@@ -22,8 +19,8 @@ class ScriptedWatcher:
 
 
 class FrameCounter:
-    def __init__(self, fail_after=None, error=OSError("camera unplugged")):
-        self.n, self.fail_after, self.error = 0, fail_after, error
+    def __init__(self, fail_after=None, error=None):
+        self.n, self.fail_after, self.error = 0, fail_after, error or OSError("camera unplugged")
         self.closed = 0
 
     def read(self):
@@ -81,30 +78,6 @@ def test_frames_flow_into_the_table():
     assert source.closed == 1
 
 
-def test_a_failing_camera_shows_fault_and_recovers():
-    table = new_table()
-    sources = [FrameCounter(fail_after=2), FrameCounter()]
-    opened = []
-
-    def open_source():
-        opened.append(1)
-        if len(opened) == 2:
-            raise OSError("no camera found")  # unplugged for a while
-        return sources.pop(0)
-
-    svc = CameraService(table, open_source, lambda: ScriptedWatcher({}), fps=100, retry_seconds=0.1)
-    states = []
-    sampler = threading.Thread(target=lambda: [states.append(svc.status) or time.sleep(0.005)
-                                               for _ in range(200)], daemon=True)
-    sampler.start()
-    svc.start()
-    wait(lambda: len(opened) >= 3 and svc.status == "ok")
-    svc.stop()
-    sampler.join()
-    assert {"fault", "ok"} <= set(states)
-    assert table.state.turns == 0  # the game was never touched
-
-
 class FakeTime:
     """The service's clock and wait: time moves only when the service waits; ``stop_after`` ends it."""
 
@@ -123,6 +96,31 @@ class FakeTime:
 def service(open_source, make_watcher, fake, **kw):
     return CameraService(new_table(), open_source, make_watcher, fps=10, retry_seconds=5,
                          clock=fake.clock, wait=fake.wait, **kw)
+
+
+def test_a_failing_camera_shows_fault_and_recovers():
+    sources = [FrameCounter(fail_after=2), FrameCounter()]
+    opened = []
+
+    def open_source():
+        opened.append(1)
+        if len(opened) == 2:
+            raise OSError("no camera found")  # unplugged for a while
+        return sources.pop(0)
+
+    states = []
+
+    class Watched(FakeTime):
+        def wait(self, seconds):
+            states.append(svc.status)  # what the page shows while the service waits
+            return super().wait(seconds)
+
+    fake = Watched(stop_after=20)
+    svc = service(open_source, lambda: ScriptedWatcher({}), fake)
+    svc._run()  # the thread's loop, on the fake clock
+    assert len(opened) == 3 and fake.waits.count(5) == 3  # retried twice; the third ends the loop
+    assert states[:3] == ["ok", "ok", "fault"] and states[-1] == "ok"
+    assert svc.table.state.turns == 0  # the game was never touched
 
 
 def test_a_missing_profile_is_a_fault_with_its_reason_and_is_retried():

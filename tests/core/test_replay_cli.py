@@ -27,7 +27,7 @@ def test_every_reference_game_scores_what_its_engine_recorded(companion_cmd, nam
     results = [json.loads(line) for line in p.stdout.splitlines()]
     assert len(results) == len(expected)
     wrong = [(e["id"], r.get("score"), e["expected"]["score"])
-             for e, r in zip(expected, results) if r.get("score") != e["expected"]["score"]]
+             for e, r in zip(expected, results, strict=True) if r.get("score") != e["expected"]["score"]]
     assert wrong == []
     assert CONTRACT_FIELDS <= set(results[0])
 

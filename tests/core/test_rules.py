@@ -377,7 +377,7 @@ def test_with_no_tiles_left_the_normal_bonus_applies():
     # House plan: once all six tiles are used, completing a firework gives the usual hint token.
     s = start({"preset": "five-magnificent", "multicolor": "suit", "black_powder": True})
     tiles = ["hint", "fuse", "color_clue", "value_clue", "reshuffle", "rescue"]
-    for suit, tile in zip("rygbwm", tiles):
+    for suit, tile in zip("rygbwm", tiles, strict=True):
         s = run(s, "hint", *[f"p {suit}{v}" for v in range(1, 6)], {"type": "reward", "tile": tile})
     s = run(s, "hint", "p k5", "p k4", "p k3", "p k2")
     hints = s.hints

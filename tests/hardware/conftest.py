@@ -1,8 +1,8 @@
 """Fixtures for the box: a table, an emulated OLED and a clock the test moves by hand."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pytest
 

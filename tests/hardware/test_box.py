@@ -1,12 +1,16 @@
 """The box on a real table: buttons change the table, refusals change nothing, the screen follows."""
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.table import CommandError, Table
 from hardware.box import Box
 from hardware.buttons import HOLD, Buttons
+from hardware.display import Display
 from hardware.screens import Dashboard, Flash, GameOver, Prompt, Refusal, Status, render
 from hardware.status import BootStatus
 
@@ -16,8 +20,10 @@ BOOT = BootStatus(address="10.0.0.7:8000", pin="5150", camera="ok")
 
 
 @pytest.fixture
-def box(table, display, fake_time: FakeTime) -> Box:
-    return Box(table, display, lang="en", clock=fake_time, schedule=fake_time.schedule)
+def box(table, display, fake_time: FakeTime):
+    b = Box(table, display, lang="en", clock=fake_time, schedule=fake_time.schedule)
+    yield b
+    b.close()
 
 
 def test_hint_spends_a_token_and_flashes(box, table):
@@ -154,6 +160,7 @@ def test_the_box_never_redraws_when_nothing_changed(box, table, display, fake_ti
     fake_time.advance(30)               # nothing on screen expires: still nothing to draw
     assert display.frames == frames
     box.press("hint")
+    assert box.flush()                  # the change is drawn by the box's own thread
     assert display.frames == frames + 1
     for _ in range(5):
         box.refresh()
@@ -162,6 +169,7 @@ def test_the_box_never_redraws_when_nothing_changed(box, table, display, fake_ti
     box.refresh()
     assert display.frames == frames + 2
     box.press("undo")
+    assert box.flush()
     box.press("undo")                   # refused twice: the same refusal is drawn once
     box.press("undo")
     assert display.frames == frames + 4
@@ -212,7 +220,78 @@ def test_with_the_real_clock_a_flash_ends_by_itself(table, display):
     from .test_buttons import wait_for
     box = Box(table, display, flash_seconds=0.05)
     box.press("hint")
-    assert isinstance(box.screen(), Flash)
+    assert isinstance(box.screen(), Flash) and box.flush()
     frames = display.frames
     assert wait_for(lambda: display.frames == frames + 1)   # the timer redrew the dashboard
     assert isinstance(box.screen(), Dashboard)
+
+
+class SlowDevice:
+    """An OLED whose frames take as long as the test says: each waits for ``go``."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.drawing = threading.Event()
+        self.frames: list[bytes] = []
+
+    def display(self, image) -> None:
+        self.drawing.set()
+        assert self.go.wait(10)
+        self.frames.append(image.tobytes())
+
+    def cleanup(self) -> None:
+        pass
+
+
+def test_a_slow_display_holds_up_neither_the_table_nor_its_other_readers(table, fake_time):
+    device = SlowDevice()
+    device.go.set()                     # the first frame, drawn while the box is built
+    box = Box(table, Display(device, "ssd1306"), clock=fake_time, schedule=fake_time.schedule)
+    device.go.clear()
+    device.drawing.clear()
+    try:
+        t0 = time.monotonic()
+        table.act({"type": "hint"})     # the box's thread starts the frame and waits on the bus
+        assert device.drawing.wait(5)
+        table.act({"type": "hint"})     # the table goes on meanwhile, and so do its readers
+        assert table.snapshot()["hints"] == 6
+        assert box.screen() == Flash("hint", number=6)
+        assert time.monotonic() - t0 < 2
+        assert not box.flush(timeout=0.05)
+        device.go.set()
+        assert box.flush()
+        assert device.frames[-1] == render(Flash("hint", number=6), "en").tobytes()
+    finally:
+        device.go.set()
+        box.close()
+
+
+def test_a_display_that_fails_a_frame_draws_the_next_one(table, display, fake_time, monkeypatch, caplog):
+    box = Box(table, display, clock=fake_time, schedule=fake_time.schedule)
+    show = display.show
+    failures = []
+
+    def once_broken(image):
+        if not failures:
+            failures.append(image)
+            raise OSError("I2C bus busy")
+        show(image)
+
+    monkeypatch.setattr(display, "show", once_broken)
+    try:
+        table.act({"type": "hint"})
+        assert box.flush() and failures and "could not be drawn" in caplog.text
+        table.act({"type": "hint"})
+        assert box.flush()
+        assert display.image.tobytes() == render(Flash("hint", number=6), "en").tobytes()
+    finally:
+        box.close()
+
+
+def test_a_closed_box_stops_drawing(table, display, fake_time):
+    box = Box(table, display, clock=fake_time, schedule=fake_time.schedule)
+    box.close()
+    assert not box._drawer.is_alive()
+    frames = display.frames
+    table.act({"type": "hint"})
+    assert display.frames == frames and box.flush()

@@ -82,7 +82,8 @@ def soak(games: int, speed: float = 25.0, data: str | None = None) -> SoakResult
         # come and go, so single readings swing; the peaks of a leak-free box stay level
         peaks: dict[int, tuple[float, int, int]] = {}
         while (game := played()) < games + 2:
-            peaks[game] = tuple(max(a, b) for a, b in zip(peaks.get(game, (0.0, 0, 0)), proc_figures(box.proc.pid)))
+            now = proc_figures(box.proc.pid)
+            peaks[game] = tuple(max(a, b) for a, b in zip(peaks.get(game, (0.0, 0, 0)), now, strict=True))
             time.sleep(0.5)
             assert box.proc.poll() is None, "the companion died during the soak"
         rss0, rss1 = max(v[0] for g, v in peaks.items() if g < games + 1), peaks[games + 1][0]

@@ -10,7 +10,8 @@ import shutil
 import subprocess
 import tempfile
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -130,7 +131,7 @@ class Game:
     def check_stored(self, box: Any) -> None:
         """Every acknowledged game and action is in the store, and nothing that was refused."""
         stored = {g["id"]: g for g in box.get("/api/games")["games"]}
-        for gid, acked in zip(self.ids, self.acked):
+        for gid, acked in zip(self.ids, self.acked, strict=True):
             assert gid in stored, f"game {gid} was acknowledged but is not stored"
             assert box.get(f"/api/games/{gid}/log")["actions"] == acked, f"game {gid} differs"
         assert box.get("/api/state")["actions"] == len(self.acked[-1])

@@ -88,6 +88,7 @@ def listening(port):
     return out
 
 
+@pytest.mark.slow  # starts the box as a process
 def test_the_page_binds_where_it_is_told(tmp_path):
     box = BoxProcess(str(tmp_path))  # --host 127.0.0.1
     box.start()

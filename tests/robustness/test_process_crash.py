@@ -10,11 +10,15 @@ import random
 import threading
 import time
 
+import pytest
+
 from companion.rules import fold
 from companion.variants import parse_variant
 from tests.conftest import DATA
 
 from .boxproc import BoxProcess
+
+pytestmark = pytest.mark.slow  # kills and restarts the box 100 times
 
 KILLS = 100
 
@@ -37,7 +41,7 @@ def test_no_acknowledged_action_is_lost_across_100_process_crashes(tmp_path):
             stop = threading.Event()
             count = [acked]
 
-            def poster():
+            def poster(stop: threading.Event, count: list[int], actions: list) -> None:
                 while not stop.is_set() and count[0] < len(actions):
                     try:
                         code, _ = box.post("/api/actions", actions[count[0]])
@@ -47,7 +51,7 @@ def test_no_acknowledged_action_is_lost_across_100_process_crashes(tmp_path):
                         return
                     count[0] += 1
 
-            t = threading.Thread(target=poster, daemon=True)
+            t = threading.Thread(target=poster, args=(stop, count, actions), daemon=True)
             t.start()
             time.sleep(rng.uniform(0.01, 0.25))
             box.kill()

@@ -1,5 +1,9 @@
 """A short game night (the full one is `make soak`): memory flat, no leaks, every game kept."""
+import pytest
+
 from .soak import soak
+
+pytestmark = pytest.mark.slow  # a short game night with 20 phones
 
 
 def test_short_game_night_with_20_phones():

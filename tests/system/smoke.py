@@ -32,8 +32,9 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 PIN = "2468"
 REPLAY_LOG = {"variant": "base", "players": ["Ann", "Ben"],
@@ -241,7 +242,7 @@ def check_pages(api: Api) -> str:
         status, body, ctype = api.request("GET", path)
         if status != 200 or kind not in ctype:
             raise StepFailed(f"GET {path}: {status} {ctype}")
-        if path.endswith("lang=pl") and "Historia".encode() not in body:
+        if path.endswith("lang=pl") and b"Historia" not in body:
             raise StepFailed("GET /history?lang=pl is not in Polish: the translations are missing")
     return "page, static files, Polish page and OLED picture served"
 
@@ -342,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         smoke.results.append(("run", False))
     failed = [name for name, ok in smoke.results if not ok]
     took = time.monotonic() - started
-    print(f"smoke: {'all ' + str(len(smoke.results)) + ' steps passed' if not failed else 'FAILED: ' + ', '.join(failed)}"
+    outcome = f"all {len(smoke.results)} steps passed" if not failed else "FAILED: " + ", ".join(failed)
+    print(f"smoke: {outcome}"
           f" in {took:.0f} s", flush=True)
     return 1 if failed else 0
 

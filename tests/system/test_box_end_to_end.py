@@ -8,6 +8,7 @@ import urllib.request
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from gpiozero.pins.mock import MockFactory
 
 from companion.app import CameraParts, Companion, RunOptions
@@ -18,6 +19,8 @@ from hardware.screens import GameOver
 from tests.robustness.boxproc import free_port
 from vision import synth
 from vision.watcher import make_watcher
+
+pytestmark = pytest.mark.slow  # plays whole games through the camera in real time
 
 FRAMES_PER_STEP = 4
 
@@ -128,7 +131,7 @@ def test_a_whole_game_from_the_first_card_to_the_end_screen(tmp_path):
             return a["type"] == b["type"] and a.get("card") == b.get("card")
 
         seen = list(table.actions)
-        first_wrong = next((i for i, (a, b) in enumerate(zip(seen, truth)) if not same(a, b)),
+        first_wrong = next((i for i, (a, b) in enumerate(zip(seen, truth, strict=False)) if not same(a, b)),
                            min(len(seen), len(truth)))
         if first_wrong < len(seen) and first_wrong == len(seen) - 1 and seen[-1]["type"] == truth[-1]["type"]:
             post(port, {"type": "correct", "index": first_wrong, "card": truth[first_wrong]["card"]}, interventions)

@@ -14,7 +14,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.robustness.boxproc import free_port
+
+pytestmark = pytest.mark.slow  # starts the box as a process
 
 FRAMES = Path(__file__).parents[1] / "vision" / "frames"
 
@@ -50,7 +54,7 @@ def test_a_missing_profile_leaves_the_page_up_with_the_camera_in_fault(tmp_path)
             assert proc.poll() is None, proc.communicate()[0]
             try:
                 messages.append(sock.recv(4096).decode())
-            except socket.timeout:
+            except TimeoutError:
                 pass
             try:
                 state = json.loads(get(port, "/api/state"))

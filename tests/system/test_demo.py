@@ -5,8 +5,12 @@ import json
 import subprocess
 import time
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.robustness.boxproc import BoxProcess
+
+pytestmark = pytest.mark.slow  # a fresh clone and a minute of the demo
 
 
 def test_demo_from_a_fresh_clone(tmp_path):

@@ -9,11 +9,14 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # runs the install script
+
 UNIT = os.path.join(ROOT, "systemd", "hanabi-companion.service")
 INSTALL = os.path.join(ROOT, "systemd", "install.sh")
 PI_CHECK = os.path.join(ROOT, "systemd", "pi-check.sh")
 # what the box needs from apt, and which of it only Raspberry Pi OS's own archive has
-APT_PACKAGES = {"python3-venv", "python3-pip", "python3-numpy", "i2c-tools", "python3-picamera2", "python3-lgpio"}
+APT_PACKAGES = {"python3-venv", "python3-pip", "python3-numpy", "i2c-tools", "espeak-ng", "python3-picamera2",
+                "python3-lgpio"}
 PI_ONLY = {"python3-picamera2", "python3-lgpio"}
 
 
@@ -48,7 +51,7 @@ def test_unit_runs_as_a_plain_user_with_a_watchdog_and_state_directory():
     service = unit_options()["Service"]
     assert service["Type"] == "notify" and int(service["WatchdogSec"]) > 0
     assert service["User"] != "root"
-    assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "video"}
+    assert set(service["SupplementaryGroups"].split()) == {"gpio", "i2c", "video", "audio"}
     assert service["StateDirectory"] == "hanabi-companion"
     assert service["Restart"] == "on-failure"
     assert "companion run" in service["ExecStart"]
@@ -74,7 +77,8 @@ def install_until_apt(tmp_path, has_candidate):
     policy = "\n".join(f"{name}) echo '  Candidate: 1.0-1';;" for name in sorted(APT_PACKAGES) if has_candidate(name))
     stand_ins = {
         "id": "echo 0",
-        "apt-cache": f'echo "$2:"; echo "  Installed: (none)"\ncase "$2" in\n{policy}\n*) echo "  Candidate: (none)";;\nesac',
+        "apt-cache": f'echo "$2:"; echo "  Installed: (none)"\ncase "$2" in\n{policy}\n'
+                     '*) echo "  Candidate: (none)";;\nesac',
         "apt-get": f'echo "$*" >> "{calls}"; [ "$1" = install ] && exit {STOPPED}; exit 0',
     }
     for name in ("useradd", "usermod", "raspi-config", "systemctl", "python3"):

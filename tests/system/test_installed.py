@@ -72,7 +72,7 @@ def test_installed_recognize_reads_every_recorded_frame_as_the_checkout(installe
     assert [r["image"] for r in checkout] == list(map(str, FRAMES))
     got = recognize([str(installed / "companion")], FRAMES, tmp_path)
     assert len(got) == len(checkout)
-    for mine, want in zip(got, checkout):
+    for mine, want in zip(got, checkout, strict=True):
         assert mine == want, f"{want['image']}: installed {mine}, checkout {want}"
 
 

@@ -12,8 +12,19 @@ from hypothesis import strategies as st
 from companion.variants import parse_variant
 from vision import finder, synth
 from vision.classifier import Profile
-from vision.guided import (INCOMPLETE, NOT_TEACHING, NOTHING_CAPTURED, UNKNOWN_KIND, GuidedSession, Lesson,
-                           TeachError, card_kinds, fit_profile, png, same_picture)
+from vision.guided import (
+    INCOMPLETE,
+    NOT_TEACHING,
+    NOTHING_CAPTURED,
+    UNKNOWN_KIND,
+    GuidedSession,
+    Lesson,
+    TeachError,
+    card_kinds,
+    fit_profile,
+    png,
+    same_picture,
+)
 from vision.watcher import make_watcher
 
 from .family import Family

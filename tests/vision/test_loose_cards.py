@@ -26,7 +26,7 @@ def table_scene(rng, design, cards):
     spots = rng.choice(len(SPOTS), len(cards), replace=False)
     return synth.Scene([synth.Placed(card, None, (SPOTS[s][0] + rng.uniform(-5, 5), SPOTS[s][1] + rng.uniform(-5, 5)),
                                      float(rng.uniform(0, 360)), design.render(card, int(rng.integers(1000))))
-                        for card, s in zip(cards, spots)])
+                        for card, s in zip(cards, spots, strict=True)])
 
 
 def centres_px(scene, camera):

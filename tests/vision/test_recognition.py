@@ -14,7 +14,6 @@ from vision.labels import LABELS
 from vision.recognize import Recognizer
 from vision.train import TEST_DESIGN_BASE
 
-
 FRAMES = os.path.join(os.path.dirname(__file__), "frames")
 
 
@@ -169,6 +168,7 @@ def test_recognize_command(tmp_path, companion_cmd):
     assert p.returncode == 1 and "cannot read image" in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.slow  # teaches a whole deck through the command (about 45 s)
 @pytest.mark.renderer_digits
 def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 77)

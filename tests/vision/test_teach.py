@@ -11,7 +11,6 @@ from vision import designs, finder, synth, teach
 from vision.classifier import Classifier, Profile
 from vision.commands import card_crop
 from vision.labels import LABELS
-from vision.mat import MatDetector
 from vision.recognize import Recognizer
 
 DECK = ("night-bursts", 81_000)    # a held-out family: never used to train the network
@@ -56,11 +55,12 @@ def read(plain, classifier, deck, n, seed):
         found = [v for v in views.values() if v.crop is not None]
         truth = [scene.top(v.zone).card for v in found]
         for name, clf in (("untaught", plain.classifier), ("taught", classifier)):
-            right[name] += sum(g.card == t for g, t in zip(clf.classify([v.crop for v in found]), truth))
+            right[name] += sum(g.card == t for g, t in zip(clf.classify([v.crop for v in found]), truth, strict=True))
         total += len(found)
     return right, total
 
 
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
 def test_teaching_reads_a_deck_of_a_family_the_network_never_saw(plain, deck_profile):
     _, classifier = deck_profile
     right, total = read(plain, classifier, designs.design(*DECK), 12, 5)
@@ -69,6 +69,7 @@ def test_teaching_reads_a_deck_of_a_family_the_network_never_saw(plain, deck_pro
     assert not classifier.mismatch
 
 
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
 def test_a_profile_of_another_deck_is_reported_and_not_trusted(plain, deck_profile, tmp_path, companion_cmd):
     profile, _ = deck_profile
     classifier = Classifier(profile=profile)
@@ -90,6 +91,7 @@ def test_a_profile_of_another_deck_is_reported_and_not_trusted(plain, deck_profi
     assert "do not look like the deck taught" in p.stderr and "Traceback" not in p.stderr
 
 
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
 def test_a_saved_profile_keeps_its_model_and_is_refitted_for_another_network(deck_profile, tmp_path):
     profile, _ = deck_profile
     path = tmp_path / "deck.profile"
@@ -142,6 +144,7 @@ def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():
     assert np.median([np.median(c[..., 2]) - np.median(c[..., 0]) for c in copies]) > 80
 
 
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
 def test_a_card_far_from_every_taught_kind_does_not_fit(deck_profile):
     profile, classifier = deck_profile
     stranger = cv2.resize(designs.render_card("r3", designs.design(*OTHER))[..., :3], finder.CROP,

@@ -18,7 +18,7 @@ def test_frame_samples_are_the_top_cards_of_a_whole_rendered_frame():
         assert crop.shape == (finder.CROP[1], finder.CROP[0], 3) and card in LABELS
     # the label belongs to the crop: the shipped classifier agrees on nearly all of them
     guesses = Classifier().classify([crop for crop, _ in samples])
-    agree = sum(g.candidates[0] == card for g, (_, card) in zip(guesses, samples))
+    agree = sum(g.candidates[0] == card for g, (_, card) in zip(guesses, samples, strict=True))
     assert agree >= 0.8 * len(samples)
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask

@@ -122,7 +122,8 @@ def test_reading_needs_no_pin(game: FlaskClient) -> None:
 @pytest.mark.parametrize("path", ["/", "/api/state", "/history"])
 def test_safety_headers(client: FlaskClient, path: str) -> None:
     h = client.get(path).headers
-    assert "script-src 'self'" in h["Content-Security-Policy"] and "frame-ancestors 'none'" in h["Content-Security-Policy"]
+    csp = h["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert h["X-Content-Type-Options"] == "nosniff" and h["X-Frame-Options"] == "DENY"
     assert h["Referrer-Policy"] == "same-origin"
 

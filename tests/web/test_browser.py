@@ -9,7 +9,8 @@ import json
 import os
 import urllib.error
 import urllib.request
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -22,6 +23,8 @@ from web import create_app
 from web.i18n import translations
 
 from .conftest import ARTIFACTS, PIN, LiveServer
+
+pytestmark = pytest.mark.slow  # drives Chromium
 
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]

@@ -1,7 +1,7 @@
 """Why the camera is not ok: one line in the state, documented, and shown by the page."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -47,6 +47,7 @@ def test_the_reason_is_documented_and_the_page_has_its_place(table):
     assert 'id="camera-reason"' in page and "s.camera_reason" in script
 
 
+@pytest.mark.slow  # drives Chromium
 def test_the_page_shows_the_reason_while_the_camera_is_in_fault(table):
     from playwright.sync_api import expect, sync_playwright
 

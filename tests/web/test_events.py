@@ -5,7 +5,8 @@ import json
 import socket
 import time
 import urllib.request
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from companion.store import Store
 from companion.table import Table

@@ -47,7 +47,7 @@ def make_request(app: Flask, path: str = "/", **headers: str):  # type: ignore[n
 
 
 def test_language_order(app: Flask) -> None:
-    with make_request(app, "/", **{"Accept-Language": "de-DE,de;q=0.9"}) as rc:
+    with make_request(app, "/", **{"Accept-Language": "de-DE,de;q=0.9"}):
         from flask import request
         assert choose(request, None, "en") == "de"
         assert choose(request, "cs", "en") == "cs"  # the game's language before the browser's

@@ -3,7 +3,8 @@ pictures as PNG, and a lesson fitted, saved and put into the settings."""
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient

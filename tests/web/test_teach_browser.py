@@ -4,7 +4,8 @@ of a real variant fitted, saved and put into the settings, with the OLED followi
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -20,6 +21,8 @@ from vision.guided import card_kinds
 
 from .conftest import ARTIFACTS, PIN, LiveServer
 from .test_browser import PHONE, browser, open_page  # noqa: F401 - the module's Chromium fixture
+
+pytestmark = pytest.mark.slow  # drives Chromium
 
 SUITS = {"r": "red", "y": "yellow", "g": "green", "b": "blue", "w": "white"}
 FIT_TIMEOUT_MS = 300_000  # fitting a whole deck's profile: up to a few minutes on a busy machine
@@ -109,7 +112,6 @@ def test_the_page_leads_in_polish_and_asks_for_the_pin(browser: Browser, box: An
     assert [p for p in problems if "401" not in p] == []
 
 
-@pytest.mark.slow
 def test_a_whole_deck_is_taught_fitted_saved_and_used(browser: Browser, box: Any) -> None:  # noqa: F811
     companion, server = box
     problems: list[str] = []
@@ -117,7 +119,7 @@ def test_a_whole_deck_is_taught_fitted_saved_and_used(browser: Browser, box: Any
     pair(page, server.url)
     page.select_option("#teach-variant", "base")
     page.click("#teach-go")
-    for n, card in enumerate(card_kinds(parse_variant("base"))):
+    for card in card_kinds(parse_variant("base")):
         name = f"{SUITS[card[0]]} {card[1]}"
         expect(page.locator("#teach-status")).to_have_text(f"Got {name}. Is the picture right?", timeout=30_000)
         page.click("#teach-ok")

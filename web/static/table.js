@@ -5,6 +5,9 @@ const $ = (id) => document.getElementById(id);
 let state = null;
 let picked = null;
 let announced = null;
+let alerting = null;  // {key, changes}: the last-copy / pace alert shown until dismissed or the next action
+let dismissed = null;  // the key of the alert the user closed
+const ALERT_KINDS = ["last_copy_lost", "pace_zero"];
 
 function fmt(text, params = {}) {
   return text.replace(/%\((\w+)\)s/g, (_, k) => (k in params ? String(params[k]) : ""));
@@ -21,10 +24,26 @@ function el(tag, cls, text) {
   return e;
 }
 
+// Every card tile also carries its suit's letter (drawn by the stylesheet), not only its colour.
+function suitTile(e, suit) {
+  e.classList.add("card", `suit-${suit}`);
+  e.dataset.suit = suit;
+  e.dataset.letter = suit.toUpperCase();
+  return e;
+}
+
 function cardEl(card, extra = "") {
-  const e = el("span", `card suit-${card[0]} ${extra}`.trim(), card.slice(1));
+  const e = suitTile(el("span", extra, card.slice(1)), card[0]);
   e.title = cardName(card);
   return e;
+}
+
+// A line of text with the tile of its card in front (the colour-blind read the tile's letter).
+function cardLine(card, text) {
+  const line = el("span", "card-line");
+  if (card) line.append(cardEl(card, "inline"), " ");
+  line.append(text);
+  return line;
 }
 
 function tokens(box, filled, total) {
@@ -60,12 +79,17 @@ function render(s) {
   $("fuses").textContent = `${s.fuses_used}/${s.fuse_tokens}`;
   tokens($("fuse-tokens"), s.fuses_used, s.fuse_tokens);
   $("deck").textContent = s.deck;
+  $("pace").textContent = s.pace;
+  $("pace-toggle").dataset.level = s.pace <= 0 ? "zero" : "ok";
   $("turn").textContent = s.over ? "" : fmt(T.turn_of, { player: s.players[s.current_player] });
   const finalRound = s.final_turns_left !== null && !s.over;
   $("final").hidden = !finalRound;
   $("final").textContent = finalRound ? fmt(T.final_turns, { n: s.final_turns_left }) : "";
   const changes = s.changes?.length ? s.changes : [s.last_event];
-  $("event").textContent = changes.map(eventText).filter(Boolean).join(" · ");
+  renderAlert(s, changes);
+  const alertShown = !$("alert").hidden;  // then the alert says it, not the event line
+  const told = changes.filter((c) => eventText(c) && !(alertShown && ALERT_KINDS.includes(c.kind)));
+  $("event").replaceChildren(...told.flatMap((c, i) => [...(i ? [" · "] : []), cardLine(c.params?.card, eventText(c))]));
   renderFireworks(s);
   renderDiscards(s);
   renderPending(s);
@@ -79,12 +103,31 @@ function render(s) {
   refreshOled();
 }
 
+function renderAlert(s, told) {
+  const changes = told.filter((c) => c && ALERT_KINDS.includes(c.kind));
+  const key = `${s.game_id}:${s.actions}:${JSON.stringify(s.log.at(-1) ?? null)}`;
+  if (alerting?.key !== key) alerting = changes.length ? { key, changes } : null;  // the next action ends it
+  else for (const c of changes) if (!alerting.changes.some((a) => a.kind === c.kind)) alerting.changes.push(c);
+  const show = Boolean(alerting) && !s.over && dismissed !== alerting.key;
+  $("alert").hidden = !show;
+  if (!show) return;
+  $("alert-lines").replaceChildren(...alerting.changes.map((c) => {
+    const p = el("p", "alert-line");
+    p.append(cardLine(c.params.card, eventText(c)));
+    return p;
+  }));
+}
+
+function dismissAlert() {
+  dismissed = alerting?.key ?? null;
+  render(state);  // the event line takes the alert's words back
+}
+
 function renderFireworks(s) {
   $("fireworks").replaceChildren(...[...s.suits].map((suit) => {
     const top = s.fireworks[suit];
-    const c = el("div", `card big suit-${suit}${top ? "" : " empty"}`, top ? String(top) : "–");
+    const c = suitTile(el("div", `big${top ? "" : " empty"}`, top ? String(top) : "–"), suit);
     c.title = boot.suits[suit];
-    c.dataset.suit = suit;
     return c;
   }));
 }
@@ -107,6 +150,7 @@ function renderPending(s) {
   const p = s.pending;
   $("pending").hidden = !p;
   if (!p) return;
+  $("pending-card").replaceChildren(cardEl(p.card, "mini"));
   $("pending-text").textContent = fmt(T.unsure, { card: cardName(p.card) });
   const others = p.candidates.filter((c) => c !== p.card);
   $("pending-others").hidden = !others.length;
@@ -154,7 +198,7 @@ function renderPicker(s) {
   box.replaceChildren(...[...s.suits].map((suit) => {
     const row = el("div", "pick-row");
     for (let v = 1; v <= 5; v++) {
-      const b = el("button", `card pick suit-${suit}`, String(v));
+      const b = suitTile(el("button", "pick", String(v)), suit);
       b.type = "button";
       b.dataset.card = `${suit}${v}`;
       b.title = cardName(b.dataset.card);
@@ -174,7 +218,7 @@ function renderAnnounce(s) {
   box.dataset.suits = s.suits;
   const choices = [null, ...[...s.suits].filter((suit) => suit !== "k")];  // black is never announced
   $("announce-suits").replaceChildren(...choices.map((suit) => {
-    const b = el("button", suit ? `card pick suit-${suit}` : "pick", suit ? "" : "–");
+    const b = suit ? suitTile(el("button", "pick", ""), suit) : el("button", "pick", "–");
     b.type = "button";
     b.dataset.announce = suit ?? "";
     b.title = suit ? boot.suits[suit] : T.no_announce;
@@ -273,6 +317,12 @@ for (const b of document.querySelectorAll("[data-button]")) {
 }
 $("pending-ok").addEventListener("click", () => send({ type: "confirm" }));
 $("pending-no").addEventListener("click", () => send({ type: "undo" }));
+$("alert-close").addEventListener("click", dismissAlert);
+$("pace-toggle").addEventListener("click", () => {
+  const open = $("pace-help").hidden;
+  $("pace-help").hidden = !open;
+  $("pace-toggle").setAttribute("aria-expanded", String(open));
+});
 
 function connect() {
   const conn = $("conn");
