@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-
 from bench_vision import teach  # noqa: E402
+
 from vision import classifier, designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
@@ -83,7 +83,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool,
         bar(done + k + 1, total, t0, family)
     nan = float("nan")
     return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else nan,
-            "asked": asked / piles, "wrong>=0.9": wrong / piles, "taught wrong": wrong_taught / piles if taught else nan,
+            "asked": asked / piles, "wrong>=0.9": wrong / piles,
+            "taught wrong": wrong_taught / piles if taught else nan,
             "ms/frame": statistics.median(times), "teach s": statistics.median(teaching) if taught else nan,
             "piles": piles,
             "confusions": [f"{k} ({n})" for k, n in confusions.most_common(4) if n]}

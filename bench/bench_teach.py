@@ -26,8 +26,8 @@ sys.path.insert(0, ROOT)
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-
 from bench_vision import teach  # noqa: E402
+
 from vision import designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
@@ -43,7 +43,8 @@ def bar(done: int, total: int, t0: float, label: str) -> None:
           file=sys.stderr, flush=True)
 
 
-def scenes(deck: designs.DeckDesign, frames: int, rng: np.random.Generator, plain: Recognizer) -> list[tuple[list, list]]:
+def scenes(deck: designs.DeckDesign, frames: int, rng: np.random.Generator,
+           plain: Recognizer) -> list[tuple[list, list]]:
     """Per frame: the crops the finder cut out and the cards really on top."""
     out = []
     for k in range(frames):
@@ -60,7 +61,7 @@ def read(classifier: Classifier, frames: list[tuple[list, list]]) -> dict[str, f
     right = asked = wrong = flagged = 0
     for n, (crops, truth) in enumerate(frames):
         guesses = classifier.classify(crops)
-        for g, card in zip(guesses, truth):
+        for g, card in zip(guesses, truth, strict=True):
             right += g.card == card
             asked += g.card is None
             wrong += g.card is not None and g.card != card and g.confidence >= 0.9
@@ -108,7 +109,8 @@ def main() -> None:
     bar(total, total, t0, "other decks' profiles")
     for f, family in enumerate(families):
         other = families[(f + 1) % len(families)]
-        flags = [read(Classifier(profile=profiles[other][d]), frames)["flagged"] for d, frames in enumerate(seen[family])]
+        flags = [read(Classifier(profile=profiles[other][d]), frames)["flagged"]
+                 for d, frames in enumerate(seen[family])]
         rows[family]["mismatch found"] = float(np.mean(flags))
         rows[family]["other deck"] = other  # type: ignore[assignment]
     print(file=sys.stderr)

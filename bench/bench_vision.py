@@ -68,7 +68,8 @@ def accuracy(frames: int, first_design: int, seed: int) -> None:
         print(f"\r  design {d + 1}/{DESIGNS} ({time.time() - t0:.0f} s)", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     for name, (right, bad) in stats.items():
-        print(f"identity accuracy {'with a profile (1 photo per kind)' if name == 'profile' else 'without a profile':34}"
+        how = "with a profile (1 photo per kind)" if name == "profile" else "without a profile"
+        print(f"identity accuracy {how:34}"
               f" {right / piles:.4f} ({right}/{piles}); wrong with confidence >= 0.9: {bad / piles:.4%}")
     print(f"zone assignment (each card reported lies in the zone it is reported in): {placed / found:.4f} "
           f"({placed}/{found}), on the middle of the top card: {on_top / found:.4f} ({on_top}/{found}); "

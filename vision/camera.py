@@ -8,8 +8,9 @@ what to check; the caller may open it again later.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np

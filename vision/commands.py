@@ -84,14 +84,14 @@ def cmd_recognize(args: argparse.Namespace) -> int:
     return code
 
 
-def card_crop(image: np.ndarray, detector: "MatDetector") -> np.ndarray:
+def card_crop(image: np.ndarray, detector: MatDetector) -> np.ndarray:
     """The card in a teaching photo: from a zone if the mat is in view, else the biggest card-like
     shape against the background, else the whole photo."""
     from .recognize import look_at_mat
     _, views = look_at_mat(detector, image)
-    found = [v for v in views.values() if v.crop is not None]
-    if found:
-        return found[0].crop
+    crops = [v.crop for v in views.values() if v.crop is not None]
+    if crops:
+        return crops[0]
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     edges = cv2.dilate(cv2.Canny(grey, 40, 120), np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -150,7 +150,8 @@ def cmd_teach(args: argparse.Namespace) -> int:
 
 
 def _bar(what: str, done: int, total: int, name: str = "") -> None:
-    print(f"\r{what:<9} [{'#' * (30 * done // total):<30}] {done}/{total} {name:<20}", end="", file=sys.stderr, flush=True)
+    bar = "#" * (30 * done // total)
+    print(f"\r{what:<9} [{bar:<30}] {done}/{total} {name:<20}", end="", file=sys.stderr, flush=True)
 
 
 def cmd_mat(args: argparse.Namespace) -> int:

@@ -16,8 +16,8 @@ import math
 import os
 import re
 import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -84,7 +84,7 @@ def _ttf_mask(path: str, text: str, px: int) -> np.ndarray:
     from PIL import Image, ImageDraw, ImageFont
     font = ImageFont.truetype(path, px)
     box = font.getbbox(text)
-    w, h = max(1, box[2] - box[0]), max(1, box[3] - box[1])
+    w, h = max(1, int(box[2] - box[0])), max(1, int(box[3] - box[1]))
     img = Image.new("L", (w + 4, h + 4), 0)
     ImageDraw.Draw(img).text((2 - box[0], 2 - box[1]), text, font=font, fill=255)
     return np.asarray(img, np.uint8)
@@ -94,6 +94,7 @@ def _ttf_mask(path: str, text: str, px: int) -> np.ndarray:
 def numeral_mask(font: str, text: str, height: int, style: str) -> np.ndarray:
     """``text`` drawn in ``font`` about ``height`` px tall, tightly cropped (0-255 coverage).
     Styles: fill, italic (sheared), bold (thickened), outline (hollow)."""
+    img: np.ndarray
     if font.startswith("hershey:"):
         face = int(font.split(":")[1])
         (w, h), base = cv2.getTextSize(text, face, 2.0, 3)
@@ -109,7 +110,7 @@ def numeral_mask(font: str, text: str, height: int, style: str) -> np.ndarray:
     img = cv2.copyMakeBorder(img, 3, 3, 3 + height // 4, 3 + height // 4, cv2.BORDER_CONSTANT, value=0)
     if style == "italic":
         h = img.shape[0]
-        m = np.float32([[1, -0.22, 0.22 * h / 2], [0, 1, 0]])
+        m = np.array([[1, -0.22, 0.22 * h / 2], [0, 1, 0]], np.float32)
         img = cv2.warpAffine(img, m, (img.shape[1], h))
     elif style == "bold":
         img = cv2.dilate(img, np.ones((3, 3), np.uint8), iterations=max(1, height // 25))
@@ -193,8 +194,8 @@ def _face(design: DeckDesign) -> np.ndarray:
     elif design.face == "night":
         img = _gradient(c0, c1, vertical=True)
         for _ in range(90):  # stars
-            p = tuple(int(v) for v in rng.uniform([0, 0], [w, h * 0.75]))
-            cv2.circle(img, p, int(rng.integers(0, 2)), (235, 235, 250), -1)
+            star = tuple(int(v) for v in rng.uniform([0, 0], [w, h * 0.75]))
+            cv2.circle(img, star, int(rng.integers(0, 2)), (235, 235, 250), -1)
         silhouette = tuple(float(v) * 0.35 for v in c0)
         base_y, x = h - 6, int(rng.uniform(0.3, 0.7) * w)
         for tier in range(4):  # a pagoda: tiers of roofs, narrower upwards
@@ -379,7 +380,8 @@ def render_card(card: str, design: DeckDesign, seed: int = 0) -> np.ndarray:
     w, h = CARD_PX
     img = _face(design).copy()
     if design.face == "tinted":  # the suit's own face colour (the rainbow's is a rainbow)
-        tint = _colour_layer(design, suit, rng, (h, w), whole=True) if suit == "m" else np.array(design.ink(suit), np.float32)
+        tint = (_colour_layer(design, suit, rng, (h, w), whole=True) if suit == "m"
+                else np.array(design.ink(suit), np.float32))
         img = img * 0.35 + tint * 0.65
     _art(design, suit, value, rng, img)
     _corners(design, suit, value, rng, img)
@@ -400,8 +402,13 @@ def render_card(card: str, design: DeckDesign, seed: int = 0) -> np.ndarray:
 
 
 # -- families ------------------------------------------------------------------------------------
+def _bgr(values: Iterable[float]) -> BGR:
+    b, g, r = (int(v) for v in values)
+    return b, g, r
+
+
 def _jitter(c: BGR, rng: np.random.Generator, s: float) -> BGR:
-    return tuple(int(v) for v in np.clip(np.array(c, np.float32) + rng.normal(0, s, 3), 0, 255))  # type: ignore[return-value]
+    return _bgr(np.clip(np.array(c, np.float32) + rng.normal(0, s, 3), 0, 255))
 
 
 def _palette(rng: np.random.Generator, dark: bool, **override: BGR) -> tuple[BGR, ...]:
@@ -446,7 +453,7 @@ def _tinted(rng: np.random.Generator) -> dict:
                 art=str(rng.choice(["numeral", "count", "unrelated", "none"])))
 
 
-# hues of gradient faces in training (never blue or purple: those are held out), each with the
+# hues of the warm gradient faces, each with the
 # suit whose ink may be printed low-contrast on it, as light blue is on the blue-faced edition
 WARM_GRADIENTS = (((40, 120, 60), "g"), ((30, 60, 130), "r"), ((90, 90, 90), "w"), ((40, 110, 140), "y"),
                   ((100, 120, 40), "g"))
@@ -455,9 +462,9 @@ WARM_GRADIENTS = (((40, 120, 60), "g"), ((30, 60, 130), "r"), ((90, 90, 90), "w"
 def _gradient_face(rng: np.random.Generator) -> dict:
     hue, suit = WARM_GRADIENTS[int(rng.integers(len(WARM_GRADIENTS)))]
     c = np.array(hue, np.float32)
-    c0 = _jitter(tuple(int(v) for v in c * 1.5), rng, 10)
-    c1 = _jitter(tuple(int(v) for v in c * 0.5), rng, 6)
-    faint = {suit: _jitter(tuple(int(v) for v in np.clip(c * 1.5 + 70, 0, 255)), rng, 6)} if rng.random() < 0.5 else {}
+    c0 = _jitter(_bgr(c * 1.5), rng, 10)
+    c1 = _jitter(_bgr(c * 0.5), rng, 6)
+    faint = {suit: _jitter(_bgr(np.clip(c * 1.5 + 70, 0, 255)), rng, 6)} if rng.random() < 0.5 else {}
     return dict(face="gradient", colours=(c0, c1), palette=_palette(rng, True, **faint), outline=(235, 235, 235),
                 art=str(rng.choice(["count", "unrelated", "one", "none"])))
 
@@ -469,6 +476,37 @@ def _texture(rng: np.random.Generator) -> dict:
     return dict(face="texture", colours=(c0, c1), palette=_palette(rng, dark),
                 outline=(220, 220, 220) if dark else (40, 40, 40),
                 art=str(rng.choice(["count", "unrelated", "one", "numeral"])))
+
+
+SUIT_HUES = (("r", 0), ("y", 28), ("g", 60), ("b", 110))  # OpenCV hues (0-180) of the coloured inks
+
+
+def _hue(hue: float, saturation: float, value: float) -> BGR:
+    hsv = np.array([[[hue % 180, saturation * 255, value * 255]]], np.float32).astype(np.uint8)
+    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
+
+
+def _coloured_face(rng: np.random.Generator) -> dict:
+    """A face of any hue shared by every suit (printed editions come in blue, purple, navy, red,
+    green...), plain, gradient or textured. The suit nearest the face's hue is sometimes printed
+    as a light tint of the face itself, and white and black without an outline, so the reader
+    learns that the suit is the ink's colour whatever the face's."""
+    hue = float(rng.uniform(0, 180))
+    sat, val = float(rng.uniform(0.35, 0.95)), float(rng.uniform(0.2, 0.75))
+    c0 = _hue(hue, sat, min(1.0, val * 1.45))
+    c1 = _hue(hue + rng.normal(0, 8), sat, val * 0.55)
+    face = str(rng.choice(["gradient", "gradient", "solid", "texture"]))
+    if face == "texture":
+        c1 = _hue(hue, sat * 0.8, min(1.0, val * 1.3))
+    nearest, gap = min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
+    faint = {}
+    if gap < 20 and rng.random() < 0.6:
+        faint[nearest] = _hue(hue, sat * 0.35, 1.0)
+    if rng.random() < 0.5:
+        faint.update(w=_jitter((250, 250, 250), rng, 3), k=_jitter((35, 30, 30), rng, 4))
+    outline = None if faint.get("w") else _jitter((230, 230, 230), rng, 8)
+    return dict(face=face, colours=(c0, c1), palette=_palette(rng, True, **faint), outline=outline,
+                art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 
 def _night_bursts(rng: np.random.Generator) -> dict:
@@ -489,7 +527,8 @@ def _blue_low_contrast(rng: np.random.Generator) -> dict:
     """Held out: the widespread blue-faced edition; blue is light blue on blue and white is white
     on blue, one firework on every card."""
     c0, c1 = _jitter((200, 120, 40), rng, 8), _jitter((140, 60, 15), rng, 8)
-    palette = _palette(rng, True, b=_jitter((250, 215, 165), rng, 6), w=(250, 250, 250), k=_jitter((35, 30, 30), rng, 4))
+    palette = _palette(rng, True, b=_jitter((250, 215, 165), rng, 6), w=(250, 250, 250),
+                       k=_jitter((35, 30, 30), rng, 4))
     return dict(face="blue-gradient", colours=(c0, c1), palette=palette, outline=None, art="one")
 
 
@@ -513,6 +552,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("tinted-face", False, _tinted),
     Family("warm-gradient", False, _gradient_face),
     Family("textured", False, _texture),
+    Family("coloured-face", False, _coloured_face),
     Family("night-bursts", True, _night_bursts),
     Family("skyline-pips", True, _skyline_pips),
     Family("blue-low-contrast", True, _blue_low_contrast),

@@ -4,8 +4,8 @@ and cut the top card out as a small upright image for the classifier."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -196,7 +196,7 @@ def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndar
 
 def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     """The image under neutral light: each channel times its gain (saturating)."""
-    return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))
+    return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
 
 
 CUT = 38.0                 # how far from the empty mat's colour a card's pixels are, at least
@@ -229,8 +229,8 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
     view = ZoneView(zone, pixels.half, mask, None, None, None, float(sum(areas) / CARD_AREA),
-                    any(_occluding(c, a, size) for c, a in zip(contours, areas)))
-    inside = [(a, c) for c, a in zip(contours, areas) if _centre_in_zone(c, zone)]
+                    any(_occluding(c, a, size) for c, a in zip(contours, areas, strict=True)))
+    inside = [(a, c) for c, a in zip(contours, areas, strict=True) if _centre_in_zone(c, zone)]
     if not inside:
         return view, False
     area, biggest = max(inside, key=lambda ac: ac[0])
@@ -278,15 +278,15 @@ def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndar
     empty = empty or empty_zone(zone, small.shape[:2])
     grey = _background_light(lab, empty)
     lightness = lab[..., 0].astype(np.float32)
-    too_dark = cv2.max(cv2.subtract(cv2.multiply(empty.low, grey), lightness), 0.0)
-    too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), 0.0)
+    too_dark = cv2.max(cv2.subtract(cv2.multiply(empty.low, grey), lightness), 0.0)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
+    too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), 0.0)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
     colour = cv2.transform(cv2.absdiff(lab, empty.lab), DIST_WEIGHTS)  # saturates at 255: far above the cut
     dist = cv2.add(cv2.add(too_dark, too_light), colour, dtype=cv2.CV_32F)
-    mask = cv2.compare(dist, cut, cv2.CMP_GT)
+    mask = cv2.compare(dist, cut, cv2.CMP_GT)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)
-    mask = cv2.compare(mask, 127, cv2.CMP_GT)
+    mask = cv2.compare(mask, 127, cv2.CMP_GT)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -324,7 +324,7 @@ def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
     x, y, w, h = cv2.boundingRect(contour // 2)
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
     grey = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2GRAY)
-    slope = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
+    slope: np.ndarray = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
     slope = cv2.dilate(slope, np.ones((5, 5), np.uint8))  # the step may lie two pixels off the outline
     return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0])))) >= 5
 
@@ -448,16 +448,16 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
                         boxes.append(_rect(p + u * along + n * off, u, n, side, other))
     if not boxes:
         return None
-    boxes = np.array(boxes)
+    rects = np.array(boxes)
     t = np.linspace(0, 1, 24, endpoint=False)
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
-    seen = (_sample(edges, _border(boxes, t).reshape(-1, 2)) > 0).reshape(len(boxes), 4, -1).mean(2)
+    seen = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), 4, -1).mean(2)
     score = np.where(seen.min(1) >= SEARCH_SEEN[0], seen.mean(1), 0.0)
     for k in np.argsort(-score)[:20]:
         if score[k] < SEARCH_SEEN[1]:
             break
-        if _within(boxes[k], mask, t):
-            return boxes[k].reshape(-1, 1, 2).astype(np.int32)
+        if _within(rects[k], mask, t):
+            return rects[k].reshape(-1, 1, 2).astype(np.int32)
     return None
 
 

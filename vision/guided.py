@@ -9,8 +9,9 @@ confirms it too, so a family need not touch the box for every card.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import cv2
 import numpy as np

@@ -64,7 +64,7 @@ def find_cards(frame: np.ndarray) -> list[LooseCard]:
 
 
 def _mask(dist: np.ndarray) -> np.ndarray:
-    mask = (dist > CUT).astype(np.uint8) * 255
+    mask: np.ndarray = (dist > CUT).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
 

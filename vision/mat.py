@@ -37,14 +37,14 @@ PAPER_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
 CARD_MM = (44.0, 68.0)
 
 
-def aruco_dictionary() -> "cv2.aruco.Dictionary":
+def aruco_dictionary() -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 
 
 def marker_corners_mm() -> dict[int, np.ndarray]:
     """Each marker's four corners (TL, TR, BR, BL, as OpenCV reports them) in mat millimetres."""
     out = {}
-    for mid, (x, y) in zip(MARKER_IDS, MARKER_ORIGINS):
+    for mid, (x, y) in zip(MARKER_IDS, MARKER_ORIGINS, strict=True):
         s = MARKER_MM
         out[mid] = np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], np.float32)
     return out
@@ -59,7 +59,7 @@ def render_mat(px_per_mm: float = 4.0) -> np.ndarray:
         return int(round(v * px_per_mm))
 
     dictionary = aruco_dictionary()
-    for mid, (x, y) in zip(MARKER_IDS, MARKER_ORIGINS):
+    for mid, (x, y) in zip(MARKER_IDS, MARKER_ORIGINS, strict=True):
         q = MARKER_QUIET_MM
         cv2.rectangle(img, (px(x - q), px(y - q)), (px(x + MARKER_MM + q) - 1, px(y + MARKER_MM + q) - 1),
                       (255, 255, 255), -1)
@@ -152,7 +152,7 @@ class MatPose:
         return cv2.perspectiveTransform(pts, self.frame_to_mm).reshape(-1, 2)
 
 
-def _aruco_detector(window: int | None) -> "cv2.aruco.ArucoDetector":
+def _aruco_detector(window: int | None) -> cv2.aruco.ArucoDetector:
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     if window is not None:
@@ -168,8 +168,8 @@ class MatDetector:
     fewer than three markers turn up (glare, a hand over a corner)."""
 
     max_side: int = 720
-    _fast: "cv2.aruco.ArucoDetector" = field(init=False, repr=False)
-    _thorough: "cv2.aruco.ArucoDetector" = field(init=False, repr=False)
+    _fast: cv2.aruco.ArucoDetector = field(init=False, repr=False)
+    _thorough: cv2.aruco.ArucoDetector = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._fast = _aruco_detector(5)
@@ -188,7 +188,7 @@ class MatDetector:
         ids = np.asarray(ids).reshape(-1)  # (N,1) in OpenCV 4.x, (N,) in 5.x
         known = marker_corners_mm()
         src, dst = [], []
-        for c, mid in zip(corners, ids):
+        for c, mid in zip(corners, ids, strict=True):
             if int(mid) in known:
                 src.append(known[int(mid)])
                 dst.append(np.asarray(c, np.float32).reshape(4, 2) / scale)

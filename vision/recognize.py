@@ -19,9 +19,10 @@ class CardSeen:
     card: str | None
     confidence: float
     candidates: tuple[str, ...]
-    corners: np.ndarray               # in the frame, TL TR BR BL of the upright card
+    corners: np.ndarray | None        # in the frame, TL TR BR BL of the upright card (None: a zone image alone)
 
     def as_dict(self) -> dict:
+        assert self.corners is not None, "a card read from a whole frame has its corners"
         return {"card": self.card, "zone": self.zone, "confidence": round(self.confidence, 4),
                 "candidates": list(self.candidates),
                 "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
@@ -60,16 +61,18 @@ class Recognizer:
             profile = Profile.load(profile) if profile else None
         return Recognizer(Classifier(profile=profile), zones=zones)
 
-    def look(self, frame: np.ndarray, pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    def look(self, frame: np.ndarray,
+             pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
         """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""
         if self.zones is not None:
             return self.zones.look(frame)
         return look_at_mat(self.detector, frame, pose)
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
-        found = [v for v in views.values() if v.crop is not None]
-        guesses = self.classifier.classify([v.crop for v in found])
-        return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners) for v, g in zip(found, guesses)]
+        found = [(v, v.crop) for v in views.values() if v.crop is not None]
+        guesses = self.classifier.classify([crop for _, crop in found])
+        return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners)
+                for (v, _), g in zip(found, guesses, strict=True)]
 
     def analyse(self, frame: np.ndarray) -> FrameResult:
         pose, views = self.look(frame)
@@ -81,4 +84,5 @@ class Recognizer:
         """The cards lying apart on a plain table (no mat in view), each in no zone."""
         found = loose.find_cards(frame)
         guesses = self.classifier.classify([c.crop for c in found])
-        return [CardSeen(None, g.card, g.confidence, g.candidates, c.corners) for c, g in zip(found, guesses)]
+        return [CardSeen(None, g.card, g.confidence, g.candidates, c.corners)
+                for c, g in zip(found, guesses, strict=True)]

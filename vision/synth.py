@@ -44,7 +44,8 @@ class CardDesign:
     def from_seed(seed: int) -> CardDesign:
         rng = np.random.default_rng(seed)
         dark = bool(rng.random() < 0.6)
-        face = tuple(int(v) for v in (rng.integers(10, 60, 3) if dark else rng.integers(205, 250, 3)))
+        b, g, r = (int(v) for v in (rng.integers(10, 60, 3) if dark else rng.integers(205, 250, 3)))
+        face = (b, g, r)
         border = str(rng.choice(["white", "black", "none"], p=[0.45, 0.35, 0.2]))
         return CardDesign(face=face, dark=dark, border=border, border_mm=float(rng.uniform(1.5, 4.0)),
                           font=int(rng.choice(FONTS)), thickness=int(rng.integers(0, 3)),
@@ -68,7 +69,8 @@ def _suit_colour(design: CardDesign, suit: str, rng: np.random.Generator) -> tup
     if suit == "k":
         return (120, 120, 120) if design.dark else (20, 20, 20)
     base = np.array(SUIT_BGR[suit], np.float32) + rng.normal(0, design.tint, 3)
-    return tuple(int(v) for v in np.clip(base, 0, 255))
+    b, g, r = (int(v) for v in np.clip(base, 0, 255))
+    return b, g, r
 
 
 def _rainbow_fill(img: np.ndarray, mask: np.ndarray) -> None:
@@ -278,16 +280,16 @@ class Light:
     @staticmethod
     def random(rng: np.random.Generator) -> Light:
         warmth = rng.uniform(-1, 1)
-        gains = (1.0 - 0.22 * warmth, 1.0, 1.0 + 0.22 * warmth)
         level = rng.uniform(0.7, 1.15)
-        return Light(gains=tuple(float(g * level) for g in gains), falloff=float(rng.uniform(0, 0.45)),
+        gains = (float((1.0 - 0.22 * warmth) * level), float(level), float((1.0 + 0.22 * warmth) * level))
+        return Light(gains=gains, falloff=float(rng.uniform(0, 0.45)),
                      glare=float(rng.uniform(0, 0.6) if rng.random() < 0.4 else 0), blur=float(rng.uniform(0, 1.4)),
                      noise=float(rng.uniform(1, 7)), jpeg=int(rng.integers(45, 95)), seed=int(rng.integers(1 << 30)))
 
     def apply(self, img: np.ndarray) -> np.ndarray:
         rng = np.random.default_rng(self.seed)
         h, w = img.shape[:2]
-        f = img.astype(np.float32) * np.array(self.gains, np.float32)
+        f: np.ndarray = img.astype(np.float32) * np.array(self.gains, np.float32)
         if self.falloff:
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
@@ -302,7 +304,8 @@ class Light:
         f += rng.normal(0, self.noise, f.shape).astype(np.float32)
         out = np.clip(f, 0, 255).astype(np.uint8)
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
-        return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        return out if decoded is None else decoded
 
 
 def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:

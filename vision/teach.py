@@ -2,8 +2,8 @@
 features of both ends of the card, and a per-deck linear model fitted on them (numpy only)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import cv2
 import numpy as np
@@ -23,9 +23,9 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
     loose = pose > 0  # the top card of a pile is often cut out loosely, askew in its crop
     angle = rng.uniform(*POSES[pose])
     scale = rng.uniform(0.74, 0.95) if loose else rng.uniform(0.93, 1.04)
-    m = cv2.getRotationMatrix2D((W / 2, H / 2), angle, scale)
+    m: np.ndarray = cv2.getRotationMatrix2D((W / 2, H / 2), angle, scale)
     m[:, 2] += rng.normal(0, [0.06 * W, 0.04 * H]) if loose else rng.normal(0, [0.02 * W, 0.015 * H])
-    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     dst = cv2.transform(src[None], m)[0] + rng.normal(0, 0.8, (4, 2)).astype(np.float32)
     warp = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     card = cv2.warpPerspective(crop, warp, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -35,7 +35,7 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
                               (W, H), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     else:  # the mat's grey
         back = np.full((H, W, 3), rng.uniform(120, 185), np.float32) + rng.normal(0, 4, 3).astype(np.float32)
-    img = card.astype(np.float32) * inside + back * (1 - inside)
+    img: np.ndarray = card.astype(np.float32) * inside + back * (1 - inside)
     img *= rng.uniform(0.92, 1.08, 3).astype(np.float32) * rng.uniform(0.8, 1.12)  # white balance, level
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     d = rng.normal(0, 1, 2)
@@ -53,7 +53,8 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
     img += rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    return out if decoded is None else decoded
 
 
 # -- the per-deck model ----------------------------------------------------------------------------

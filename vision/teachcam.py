@@ -7,7 +7,8 @@ import argparse
 import json
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .camera import CameraError, open_source
 from .classifier import ModelMissing
@@ -48,6 +49,7 @@ def _source_spec(args: argparse.Namespace, settings: Any) -> str:
 def cmd_teach_camera(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
     """The lesson; ``ask(prompt)`` reads a line (Enter, r or q)."""
     from companion.variants import VariantError, parse_variant
+
     from .commands import _bar, _fail
     from .watcher import make_watcher
     try:

@@ -52,7 +52,8 @@ def zone_sample(rng: np.random.Generator, design: synth.Design, card: str) -> np
     plane = synth.mat_plane(scene, rng, finder.PPM)
     x0, y0, x1, y1 = mat.ZONES[zone]
     m = finder.MARGIN_MM
-    view = plane[int((y0 - m) * finder.PPM):int((y1 + m) * finder.PPM), int((x0 - m) * finder.PPM):int((x1 + m) * finder.PPM)]
+    rows = slice(int((y0 - m) * finder.PPM), int((y1 + m) * finder.PPM))
+    view = plane[rows, int((x0 - m) * finder.PPM):int((x1 + m) * finder.PPM)]
     view = degrade(view, rng)
     found = finder.find_in_view(view, zone)
     return found.crop
@@ -79,7 +80,8 @@ def frame_samples(rng: np.random.Generator, design: synth.Design,
     frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=45), synth.Light.random(rng),
                                int(rng.integers(1 << 16)))
     _, views = look_at_mat(detector, frame)
-    return [(v.crop, scene.top(zone).card) for zone, v in views.items() if v.crop is not None]
+    return [(v.crop, top.card) for zone, v in views.items()
+            if v.crop is not None and (top := scene.top(zone)) is not None]
 
 
 def pick_design(rng: np.random.Generator, design_base: int, families: float, first_seed: int = 0) -> synth.Design:
@@ -136,9 +138,9 @@ def _make(args: tuple) -> tuple[list[np.ndarray], list[int]]:
                 continue
             label = int(rng.integers(len(LABELS)))
             make = direct_sample if mode < modes[0] else zone_sample
-            crop = make(rng, design, LABELS[label])
-            if crop is not None:
-                xs.append(crop)
+            sample = make(rng, design, LABELS[label])
+            if sample is not None:
+                xs.append(sample)
                 ys.append(label)
     return xs[:count], ys[:count]
 
@@ -163,7 +165,7 @@ def dataset(samples: int, seed: int, design_base: int, families: float, workers:
     return x, y
 
 
-def patch_tensors(x: np.ndarray, y: np.ndarray):  # type: ignore[no-untyped-def]
+def patch_tensors(x: np.ndarray, y: np.ndarray):
     """Both ends of every crop as network inputs (float16 to halve the memory), with their suit and
     value targets."""
     import torch
@@ -173,7 +175,7 @@ def patch_tensors(x: np.ndarray, y: np.ndarray):  # type: ignore[no-untyped-def]
     return torch.cat(blobs), suits, values
 
 
-def build_model():  # type: ignore[no-untyped-def]
+def build_model():
     """A small network over one end of a card: its features, and two heads (suit, value)."""
     import torch.nn as nn
 
@@ -192,7 +194,7 @@ def build_model():  # type: ignore[no-untyped-def]
             self.suit = nn.Linear(96, 7)
             self.value = nn.Linear(96, 5)
 
-        def forward(self, x):  # type: ignore[no-untyped-def]
+        def forward(self, x):
             f = self.body(x)
             g = self.drop(f)
             return self.suit(g), self.value(g), f
@@ -250,7 +252,7 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             "minutes": round((time.time() - t0) / 60, 1)}
 
 
-def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     import torch
     suits, values = [], []
     with torch.no_grad():
@@ -261,7 +263,7 @@ def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # type: ign
     return np.concatenate(suits), np.concatenate(values)
 
 
-def evaluate(model, x: np.ndarray, y: np.ndarray, temperatures: tuple[float, float] = (1.0, 1.0)) -> float:  # type: ignore[no-untyped-def]
+def evaluate(model, x: np.ndarray, y: np.ndarray, temperatures: tuple[float, float] = (1.0, 1.0)) -> float:
     from .classifier import card_probabilities
     model.eval()
     suit, value = _logits(model, x)
@@ -269,7 +271,7 @@ def evaluate(model, x: np.ndarray, y: np.ndarray, temperatures: tuple[float, flo
     return float((p.argmax(1) == y).mean())
 
 
-def calibrate(model, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def calibrate(model, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Temperatures of the suit and the value heads that best predict the check crops (least log
     loss of the card's combined answer), so a card the reader is unsure of says so."""
     from .classifier import card_probabilities
@@ -285,22 +287,22 @@ def calibrate(model, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:  # ty
     return best[1], best[2]
 
 
-def export(model, out: str, temperatures: tuple[float, float] = (1.0, 1.0)) -> None:  # type: ignore[no-untyped-def]
+def export(model, out: str, temperatures: tuple[float, float] = (1.0, 1.0)) -> None:
     """ONNX with three outputs: the suit and value logits (divided by their temperatures) and the
     features before them (for deck profiles)."""
     import torch
 
     class Calibrated(torch.nn.Module):
-        def __init__(self, net):  # type: ignore[no-untyped-def]
+        def __init__(self, net):
             super().__init__()
             self.net = net
 
-        def forward(self, x):  # type: ignore[no-untyped-def]
+        def forward(self, x):
             f = self.net.body(x)
             return self.net.suit(f) / temperatures[0], self.net.value(f) / temperatures[1], f
 
     dummy = torch.zeros(1, CHANNELS, PATCH_ROWS, finder.CROP[0])
-    torch.onnx.export(Calibrated(model).eval(), dummy, out, dynamo=False, opset_version=17,
+    torch.onnx.export(Calibrated(model).eval(), (dummy,), out, dynamo=False, opset_version=17,
                       input_names=["patch"], output_names=["suit", "value", "features"],
                       dynamic_axes={"patch": {0: "n"}, "suit": {0: "n"}, "value": {0: "n"}, "features": {0: "n"}})
 
