@@ -1,5 +1,6 @@
 """Make the README's picture: the demo's table page (with the emulated OLED) in a phone-sized
-and a desktop-sized browser, and the table in the high-contrast theme with a lost card's alert.
+and a desktop-sized browser, the table in the high-contrast theme with a lost card's alert, and
+the history page's statistics.
 Usage: python docs/screenshot.py (needs Debian's chromium)."""
 import os
 import sys
@@ -44,6 +45,28 @@ def high_contrast_with_alert(browser) -> None:
         server.stop()
 
 
+def history_with_statistics(browser) -> None:
+    """docs/history.png: statistics per variant, the chart, downloads, cards with their letters."""
+    from companion.store import Store
+    with tempfile.TemporaryDirectory() as data:
+        store = Store(os.path.join(data, "table.db"))
+        table = Table(store)
+        for k, plays in enumerate((("r1", "y1", "g1"), ("r1", "r2", "b1", "w1", "g1"), ("y1", "y2"))):
+            table.new_game(["Ann", "Ben"], "base" if k < 2 else "rainbow")
+            for card in plays:
+                table.act({"type": "play", "card": card})
+            table.end_game()
+        server = LiveServer(create_app(table, store, pin=PIN))
+        try:
+            page = browser.new_page(viewport=SIZES["desktop"])
+            page.goto(f"{server.url}/history")
+            page.screenshot(path=os.path.join(ROOT, "docs", "history.png"), full_page=True)
+            page.close()
+        finally:
+            server.stop()
+            store.close()
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as data:
         box = BoxProcess(data, command="demo", extra=("--seed", "5", "--speed", "3"))
@@ -58,6 +81,7 @@ def main() -> None:
                 page.wait_for_timeout(1500)
                 page.screenshot(path=os.path.join(ROOT, "docs", "demo.png"), full_page=True)
                 high_contrast_with_alert(browser)
+                history_with_statistics(browser)
                 browser.close()
         finally:
             box.stop()
