@@ -12,8 +12,8 @@ PI_PY := $(PI_VENV)/bin/python
 PI_STAMP := $(PI_VENV)/.installed
 PI_NUMPY := 1.24.2
 PI_TESTS := tests/vision
-# what ruff and mypy read (mypy's packages and its strict game modules are in pyproject.toml)
-LINT_PATHS := companion hardware web vision tests bench
+# what ruff reads (mypy's packages, its strict game modules and the import contracts are in pyproject.toml)
+LINT_PATHS := companion hardware web vision tests bench docs
 
 .PHONY: demo test check lint vision-pi pi-check bench screens soak demo-check clean
 
@@ -38,6 +38,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 # a developer's quick loop: lint and the tests not marked slow (under 2 minutes on two cores)
 check: lint
@@ -71,3 +72,26 @@ soak: $(STAMP)
 
 demo-check: $(STAMP)
 	$(PY) -m pytest tests/system/test_demo.py -q
+
+# The one catalogue of words (companion/words): extract every marked message into the template, merge it
+# into each language's .po (translate what is new there), compile the .mo files the box reads.
+WORDS := companion/words
+WORDS_LOCALE := $(WORDS)/locale
+WORDS_LANGUAGES := pl de cs
+# Babel's defaults spelled out, plus the catalogue's own markers: N_ (a shared word) and NP_ (context, word)
+WORDS_KEYWORDS := --no-default-keywords -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3 \
+	-k N_ -k NP_:1c,2 -k lazy_gettext -k lazy_pgettext:1c,2
+.PHONY: words-extract words-update words-compile
+
+words-extract: $(STAMP)
+	$(VENV)/bin/pybabel extract -F $(WORDS)/babel.cfg $(WORDS_KEYWORDS) --no-location --width 120 \
+		--project hanabi-companion --copyright-holder "the hanabi-companion authors" \
+		-o $(WORDS_LOCALE)/messages.pot companion hardware web
+
+words-update: words-extract
+	@for lang in $(WORDS_LANGUAGES); do \
+		$(VENV)/bin/pybabel update -i $(WORDS_LOCALE)/messages.pot -d $(WORDS_LOCALE) -l $$lang \
+			--no-fuzzy-matching --ignore-obsolete --width 120 || exit 1; done
+
+words-compile: $(STAMP)
+	$(VENV)/bin/pybabel compile -d $(WORDS_LOCALE) --statistics

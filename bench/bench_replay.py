@@ -7,7 +7,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from companion.tablelog import parse_log  # noqa: E402
+from companion.game.tablelog import parse_log  # noqa: E402
 
 
 def main() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.table import Table  # noqa: E402
+from companion.game.table import Table  # noqa: E402
 from hardware.box import Box  # noqa: E402
 from hardware.display import get_display  # noqa: E402
 from hardware.messages import LANGUAGES  # noqa: E402

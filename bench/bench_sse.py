@@ -29,8 +29,8 @@ LIMIT_MS = 100.0
 
 
 def run_box(port: int, data: str) -> None:
-    from companion.store import Store
-    from companion.table import Table
+    from companion.game.store import Store
+    from companion.game.table import Table
     from web import create_app, serve
     store = Store(os.path.join(data, "games.sqlite"))
     serve(create_app(Table(store), store, pin=PIN), "127.0.0.1", port)

@@ -12,7 +12,7 @@ from playwright.sync_api import sync_playwright
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from companion.table import Table  # noqa: E402
+from companion.game.table import Table  # noqa: E402
 from tests.robustness.boxproc import BoxProcess  # noqa: E402
 from tests.web.conftest import PIN, LiveServer  # noqa: E402
 from web import create_app  # noqa: E402
@@ -47,7 +47,7 @@ def high_contrast_with_alert(browser) -> None:
 
 def history_with_statistics(browser) -> None:
     """docs/history.png: statistics per variant, the chart, downloads, cards with their letters."""
-    from companion.store import Store
+    from companion.game.store import Store
     with tempfile.TemporaryDirectory() as data:
         store = Store(os.path.join(data, "table.db"))
         table = Table(store)

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from companion.pairing import Pairing
-from companion.table import Change, CommandError, Table
+from companion.game.pairing import Pairing
+from companion.game.table import Change, CommandError, Table
 
 from .buttons import PRESS, Buttons
 from .commands import refusal, run
@@ -182,7 +182,7 @@ class Box:
                 with self._lock:
                     if version != self._version:  # the box changed meanwhile: look again
                         continue
-                    screen, lang = self._screen(view), self.lang
+                    screen, lang = self._screen(view), self.table.lang or self.lang  # the game's, else the box's
                 return self._draw(screen, lang)
 
     def _screen(self, view: View | None) -> Screen:

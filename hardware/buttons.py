@@ -35,7 +35,7 @@ Handler = Callable[[str, str], Any]
 @dataclass(frozen=True)
 class ButtonPins:
     """BCM pin numbers (GPIO17 is header pin 11, GPIO27 pin 13, GPIO22 pin 15; ground on pin 9).
-    Which pins are free is checked once, by the settings schema (``companion.config``)."""
+    Which pins are free is checked once, by the settings schema (``companion.app.config``)."""
 
     hint: int = 17
     undo: int = 27

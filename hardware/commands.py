@@ -5,7 +5,7 @@ press means the same thing wherever it was made.
 """
 from __future__ import annotations
 
-from companion.table import NO_GAME, Change, CommandError, Table
+from companion.game.table import NO_GAME, Change, CommandError, Table
 
 from .buttons import BUTTONS, HOLD, PRESS
 from .screens import Refusal

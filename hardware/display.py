@@ -32,7 +32,7 @@ class DisplayConfig:
     """``driver``: auto (the real OLED on a Pi when it answers, else emulated), ssd1306, sh1106 or
     dummy. ``port``/``address``: the I2C bus and address (0x3C on most modules, some 0x3D).
     ``rotate``: 0, or 2 to turn the picture upside down for a module mounted that way. The allowed
-    values are checked once, by the settings schema (``companion.config``), when the file is read."""
+    values are checked once, by the settings schema (``companion.app.config``), when the file is read."""
 
     driver: str = "auto"
     port: int = 1

@@ -10,8 +10,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.rating import rating_line
-from companion.table import Change
+from companion.game.rating import rating_line
+from companion.game.table import Change
 
 from . import qr
 from .canvas import HEIGHT, OFF, ON, WIDTH, Canvas, _lines, width

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.table import Change, Table
-from companion.variants import Variant
+from companion.game.table import Change, Table
+from companion.game.variants import Variant
 
 from .spoken import LANGUAGES, phrase
 

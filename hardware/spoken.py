@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.cards import parse_card
-from companion.rating import rating_line
-from companion.tablelog import player_names
-from companion.variants import Variant
-
-LANGUAGES = ("en", "pl", "de", "cs")
+from companion.game.cards import parse_card
+from companion.game.rating import rating_line
+from companion.game.tablelog import player_names
+from companion.game.variants import Variant
+from companion.words import LANGUAGES, N_, NP_, Message, npgettext, translate
 
 # -- numbers ------------------------------------------------------------------------------------------
 
@@ -88,25 +87,28 @@ def _form(n: int, lang: str) -> int:
     return 2
 
 
-# (one, few, many, gender) of what is counted
-_NOUNS: dict[str, dict[str, tuple[str, str, str, str]]] = {
-    "en": {"token": ("clock token", "clock tokens", "clock tokens", ""), "turn": ("turn", "turns", "turns", "")},
-    "pl": {"token": ("żeton", "żetony", "żetonów", "m"), "turn": ("tura", "tury", "tur", "f")},
-    "de": {"token": ("Hinweisplättchen", "Hinweisplättchen", "Hinweisplättchen", "n"),
-           "turn": ("Zug", "Züge", "Züge", "m")},
-    "cs": {"token": ("modrý žeton", "modré žetony", "modrých žetonů", "m"), "turn": ("tah", "tahy", "tahů", "m")},
-}
+# the gender of what is counted (the number agrees with it); its words are in the catalogue
+_GENDERS_OF = {"en": {"token": "", "turn": ""}, "pl": {"token": "m", "turn": "f"},
+               "de": {"token": "n", "turn": "m"}, "cs": {"token": "m", "turn": "m"}}
+
+
+def _noun(noun: str, n: int, lang: str) -> str:
+    """The noun's form for a count of ``n`` (the catalogue's plural rule picks Polish and Czech forms)."""
+    if noun == "token":
+        return npgettext("speech", "clock token", "clock tokens", n, lang)
+    return npgettext("speech", "turn", "turns", n, lang)
 
 
 def left(n: int, noun: str, lang: str) -> str:
     """"Five clock tokens left", "zostały dwie tury", "noch ein Zug", "nezbývá žádný tah"."""
-    one, few, many, gender = _NOUNS[lang][noun]
+    gender = _GENDERS_OF[lang][noun]
+    one, many = _noun(noun, 1, lang), _noun(noun, 5, lang)
     if n <= 0:
         return {"en": f"no {many} left", "de": f"keine {many} mehr",
                 "pl": f"nie została żadna {one}" if gender == "f" else f"nie został żaden {one}",
                 "cs": f"nezbývá žádný {one}"}[lang]
     form = _form(n, lang)
-    counted = f"{number(n, lang, gender)} {(one, few, many)[form]}"
+    counted = f"{number(n, lang, gender)} {_noun(noun, n, lang)}"
     if lang == "en":
         return f"{counted} left"
     if lang == "de":
@@ -120,156 +122,108 @@ def left(n: int, noun: str, lang: str) -> str:
 # -- cards ------------------------------------------------------------------------------------------
 
 # suits as adjectives agreeing with the value's noun (Polish and Czech card values are feminine nouns:
-# "trójka", "trojka"; the German "Drei" is feminine too)
-_SUITS = {
-    "en": {"r": "red", "y": "yellow", "g": "green", "b": "blue", "w": "white", "m": "multicolor", "k": "black"},
-    "pl": {"r": "czerwona", "y": "żółta", "g": "zielona", "b": "niebieska", "w": "biała", "m": "wielokolorowa",
-           "k": "czarna"},
-    "de": {"r": "rote", "y": "gelbe", "g": "grüne", "b": "blaue", "w": "weiße", "m": "bunte", "k": "schwarze"},
-    "cs": {"r": "červená", "y": "žlutá", "g": "zelená", "b": "modrá", "w": "bílá", "m": "duhová", "k": "černá"},
+# "trójka", "trojka"; the German "Drei" is feminine too, so "rote Drei" where the page writes "rot 3")
+_SUITS: dict[str, Message] = {
+    "r": NP_("speech", "red"), "y": NP_("speech", "yellow"), "g": NP_("speech", "green"),
+    "b": NP_("speech", "blue"), "w": NP_("speech", "white"), "m": NP_("speech", "multicolour"),
+    "k": NP_("speech", "black"),
 }
-_VALUES = {
-    "en": ("one", "two", "three", "four", "five"),
-    "pl": ("jedynka", "dwójka", "trójka", "czwórka", "piątka"),
-    "de": ("Eins", "Zwei", "Drei", "Vier", "Fünf"),
-    "cs": ("jednička", "dvojka", "trojka", "čtyřka", "pětka"),
-}
+_VALUES = (NP_("speech", "one"), NP_("speech", "two"), NP_("speech", "three"), NP_("speech", "four"),
+           NP_("speech", "five"))
 
 
 def card(text: str, lang: str) -> str:
     """"r3" as words: "red three", "czerwona trójka", "rote Drei", "červená trojka"."""
     c = parse_card(text)
-    return f"{_SUITS[lang][c.suit]} {_VALUES[lang][c.value - 1]}"
+    return f"{translate(_SUITS[c.suit], lang)} {translate(_VALUES[c.value - 1], lang)}"
 
 
 # -- phrases ----------------------------------------------------------------------------------------
 
-_TILES = {
-    "en": {"hint": "extra hint", "fuse": "fuse back", "color_clue": "free colour clue",
-           "value_clue": "free value clue", "reshuffle": "reshuffle", "rescue": "rescue"},
-    "pl": {"hint": "dodatkowy żeton wskazówki", "fuse": "kafelek pomyłki wraca", "color_clue": "wskazówka o kolorze",
-           "value_clue": "wskazówka o wartości", "reshuffle": "karta wraca do talii",
-           "rescue": "karta wraca na fajerwerk"},
-    "de": {"hint": "zusätzliches Hinweisplättchen", "fuse": "Blitz zurück", "color_clue": "Farbhinweis gratis",
-           "value_clue": "Zahlhinweis gratis", "reshuffle": "Zurückmischen", "rescue": "Rettung"},
-    "cs": {"hint": "nápověda navíc", "fuse": "červený žeton zpět", "color_clue": "barva zdarma",
-           "value_clue": "číslo zdarma", "reshuffle": "zamíchání", "rescue": "záchrana"},
+_TILES: dict[str, Message] = {
+    "hint": NP_("speech", "extra hint"), "fuse": NP_("speech", "fuse back"),
+    "color_clue": NP_("speech", "free colour clue"), "value_clue": NP_("speech", "free value clue"),
+    "reshuffle": NP_("speech", "reshuffle"), "rescue": NP_("speech", "rescue"),
 }
 
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "played": "{card} played", "discarded": "{card} discarded", "misplay": "{card}: misplay, {nth} fuse",
-        "hint": "hint, {left}", "final_round": "final round, {turns}",
-        "won": "game won", "lost": "game lost", "finished": "game over", "score": "score {score}",
-        "undo": "undone: {what}", "undo.hint": "hint", "undo.reward": "reward tile",
-        "corrected": "corrected: {card}, not {old}",
-        "new_game": "new game", "players": "new game: {names}", "and": "and",
-        "last_copy_lost": "last {card} lost, best score now {score}",
-        "pace_zero": "pace {pace}: any further discard costs points",
-        "pending": "is this {card}?", "dismissed": "card dismissed, lay it again", "resumed": "game resumed",
-        "reward_revealed": "firework complete, turn over one reward tile", "reward": "reward tile: {tile}",
-    },
-    "pl": {
-        "played": "{card} zagrana", "discarded": "{card} odrzucona",
-        "misplay": "{card}: pomyłka, {nth} kafelek pomyłki",
-        "hint": "wskazówka, {left}", "final_round": "ostatnia runda, {turns}",
-        "won": "wygrana", "lost": "przegrana", "finished": "koniec gry", "score": "wynik: {score}",
-        "undo": "cofnięto: {what}", "undo.hint": "wskazówka", "undo.reward": "kafelek nagrody",
-        "corrected": "poprawiono: {card}, nie {old}",
-        "new_game": "nowa gra", "players": "nowa gra: {names}", "and": "i",
-        "last_copy_lost": "stracona ostatnia {card}, najlepszy możliwy wynik: {score}",
-        "pace_zero": "tempo {pace}: każde kolejne odrzucenie kosztuje punkty",
-        "pending": "niepewna karta: {card}?", "dismissed": "karta pominięta, połóżcie ją jeszcze raz",
-        "resumed": "gra wznowiona",
-        "reward_revealed": "fajerwerk ukończony, odkryjcie kafelek nagrody", "reward": "kafelek nagrody: {tile}",
-    },
-    "de": {
-        "played": "{card} ausgespielt", "discarded": "{card} abgeworfen", "misplay": "{card}: Fehler, {nth} Blitz",
-        "hint": "Hinweis, {left}", "final_round": "letzte Runde, {turns}",
-        "won": "gewonnen", "lost": "verloren", "finished": "Spielende",
-        "undo": "zurückgenommen: {what}", "undo.hint": "Hinweis", "undo.reward": "Belohnungsplättchen",
-        "corrected": "korrigiert: {card}, nicht {old}",
-        "new_game": "neues Spiel", "players": "neues Spiel: {names}", "and": "und",
-        "last_copy_lost": "letzte {card} verloren, höchstens noch {score}",
-        "pace_zero": "Tempo {pace}: jeder weitere Abwurf kostet Punkte",
-        "pending": "ist das eine {card}?", "dismissed": "Karte verworfen, bitte noch einmal hinlegen",
-        "resumed": "Spiel fortgesetzt",
-        "reward_revealed": "Feuerwerk vollständig, deckt ein Belohnungsplättchen auf",
-        "reward": "Belohnungsplättchen: {tile}",
-    },
-    "cs": {
-        "played": "{card} zahrána", "discarded": "{card} odhozena", "misplay": "{card}: chyba, {nth} červený žeton",
-        "hint": "nápověda, {left}", "final_round": "poslední kolo, {turns}",
-        "won": "výhra", "lost": "prohra", "finished": "konec hry", "score": "skóre {score}",
-        "undo": "vráceno: {what}", "undo.hint": "nápověda", "undo.reward": "destička odměny",
-        "corrected": "opraveno: {card}, ne {old}",
-        "new_game": "nová hra", "players": "nová hra: {names}", "and": "a",
-        "last_copy_lost": "ztracena poslední {card}, nejlepší možné skóre {score}",
-        "pace_zero": "tempo {pace}: každé další odhození stojí body",
-        "pending": "nejistá karta: {card}?", "dismissed": "karta zrušena, položte ji znovu",
-        "resumed": "hra obnovena",
-        "reward_revealed": "ohňostroj hotový, odkryjte destičku odměny", "reward": "destička odměny: {tile}",
-    },
+# the page's own words where it says the same thing ("Game resumed", "New game")
+_WORDS: dict[str, Message] = {
+    "played": NP_("speech", "%(card)s played"), "discarded": NP_("speech", "%(card)s discarded"),
+    "misplay": NP_("speech", "%(card)s: misplay, %(nth)s fuse"),
+    "hint": NP_("speech", "hint, %(left)s"), "final_round": NP_("speech", "final round, %(turns)s"),
+    "won": NP_("speech", "game won"), "lost": NP_("speech", "game lost"), "finished": NP_("speech", "game over"),
+    "undo": NP_("speech", "undone: %(what)s"), "undo.hint": NP_("speech", "hint"),
+    "undo.reward": NP_("speech", "reward tile"),
+    "corrected": NP_("speech", "corrected: %(card)s, not %(old)s"),
+    "new_game": N_("New game"), "players": NP_("speech", "new game: %(names)s"), "and": NP_("speech", "and"),
+    "last_copy_lost": NP_("speech", "last %(card)s lost, best score now %(score)s"),
+    "pace_zero": NP_("speech", "pace %(pace)s: any further discard costs points"),
+    "pending": NP_("speech", "is this %(card)s?"), "dismissed": NP_("speech", "card dismissed, lay it again"),
+    "resumed": N_("Game resumed"),
+    "reward_revealed": NP_("speech", "firework complete, turn over one reward tile"),
+    "reward": NP_("speech", "reward tile: %(tile)s"),
 }
+
+
+def _say(key: str, lang: str, **params: object) -> str:
+    return translate(_WORDS[key], lang, **params)
 
 
 def _points(score: int, lang: str) -> str:
-    """A score as said: "score twenty-one"; German counts points ("einundzwanzig Punkte")."""
-    if lang == "de":
-        return f"{number(score, 'de', 'm')} {'Punkt' if score == 1 else 'Punkte'}"
-    return _WORDS[lang]["score"].format(score=number(score, lang))
+    """A score as said: "score twenty-one"; German counts points ("einundzwanzig Punkte", "ein Punkt")."""
+    said = number(score, lang, "m" if lang == "de" else "")
+    return npgettext("speech", "score %(score)s", "score %(score)s", score, lang) % {"score": said}
 
 
 def _names(players: list[str], lang: str) -> str:
     if len(players) == 1:
         return players[0]
-    return f"{', '.join(players[:-1])} {_WORDS[lang]['and']} {players[-1]}"
+    return f"{', '.join(players[:-1])} {_say('and', lang)} {players[-1]}"
 
 
 def _new_game(p: dict[str, Any], lang: str, variant: Variant) -> str:
     players = [str(name) for name in p.get("players", [])]
     if not players or players == list(player_names(len(players))):  # "Player 1"...: names nobody typed
-        return _WORDS[lang]["new_game"]
-    return _WORDS[lang]["players"].format(names=_names(players, lang))
+        return _say("new_game", lang)
+    return _say("players", lang, names=_names(players, lang))
 
 
 def _game_over(p: dict[str, Any], lang: str, variant: Variant) -> str:
     score = int(p["score"])
     outcome = p["outcome"] if p["outcome"] in ("won", "lost") else "finished"
     line = rating_line(score, variant.max_score, lang, variant.all_or_nothing)
-    return f"{_WORDS[lang][outcome]}, {_points(score, lang)}. {line}"
+    return f"{_say(outcome, lang)}, {_points(score, lang)}. {line}"
 
 
 def _undo(p: dict[str, Any], lang: str, variant: Variant) -> str:
     action = p.get("action", {})
     kind = action.get("type")
-    words = _WORDS[lang]
     if kind in ("play", "discard") and "card" in action:
-        what = words["played" if kind == "play" else "discarded"].format(card=card(action["card"], lang))
+        what = _say("played" if kind == "play" else "discarded", lang, card=card(action["card"], lang))
     else:
-        what = words["undo.reward" if kind == "reward" else "undo.hint"]
-    return words["undo"].format(what=what)
+        what = _say("undo.reward" if kind == "reward" else "undo.hint", lang)
+    return _say("undo", lang, what=what)
 
 
 def _misplay(p: dict[str, Any], lang: str, variant: Variant) -> str:
-    return _WORDS[lang]["misplay"].format(card=card(p["card"], lang), nth=ordinal(int(p["fuses_used"]), lang))
+    return _say("misplay", lang, card=card(p["card"], lang), nth=ordinal(int(p["fuses_used"]), lang))
 
 
 def _last_copy(p: dict[str, Any], lang: str, variant: Variant) -> str:
     score = int(p["reachable_score"])
     said = _points(score, lang) if lang == "de" else number(score, lang)
-    return _WORDS[lang]["last_copy_lost"].format(card=card(p["card"], lang), score=said)
+    return _say("last_copy_lost", lang, card=card(p["card"], lang), score=said)
 
 
 def _simple(key: str) -> Callable[[dict[str, Any], str, Variant], str]:
     def say(p: dict[str, Any], lang: str, variant: Variant) -> str:
-        return _WORDS[lang][key]
+        return _say(key, lang)
     return say
 
 
 def _with_card(key: str) -> Callable[[dict[str, Any], str, Variant], str]:
     def say(p: dict[str, Any], lang: str, variant: Variant) -> str:
-        return _WORDS[lang][key].format(card=card(p["card"], lang))
+        return _say(key, lang, card=card(p["card"], lang))
     return say
 
 
@@ -277,21 +231,19 @@ PHRASES: dict[str, Callable[[dict[str, Any], str, Variant], str]] = {
     "played": _with_card("played"),
     "discarded": _with_card("discarded"),
     "misplay": _misplay,
-    "hint": lambda p, lang, v: _WORDS[lang]["hint"].format(left=left(int(p["hints"]), "token", lang)),
-    "final_round": lambda p, lang, v: _WORDS[lang]["final_round"].format(
-        turns=left(int(p["turns_left"]), "turn", lang)),
+    "hint": lambda p, lang, v: _say("hint", lang, left=left(int(p["hints"]), "token", lang)),
+    "final_round": lambda p, lang, v: _say("final_round", lang, turns=left(int(p["turns_left"]), "turn", lang)),
     "game_over": _game_over,
     "undo": _undo,
-    "corrected": lambda p, lang, v: _WORDS[lang]["corrected"].format(card=card(p["card"], lang),
-                                                                      old=card(p["old"], lang)),
+    "corrected": lambda p, lang, v: _say("corrected", lang, card=card(p["card"], lang), old=card(p["old"], lang)),
     "new_game": _new_game,
     "last_copy_lost": _last_copy,
-    "pace_zero": lambda p, lang, v: _WORDS[lang]["pace_zero"].format(pace=number(int(p["pace"]), lang)),
+    "pace_zero": lambda p, lang, v: _say("pace_zero", lang, pace=number(int(p["pace"]), lang)),
     "pending": _with_card("pending"),
     "dismissed": _simple("dismissed"),
     "resumed": _simple("resumed"),
     "reward_revealed": _simple("reward_revealed"),
-    "reward": lambda p, lang, v: _WORDS[lang]["reward"].format(tile=_TILES[lang][p["tile"]]),
+    "reward": lambda p, lang, v: _say("reward", lang, tile=translate(_TILES[p["tile"]], lang)),
 }
 KINDS = tuple(PHRASES)
 

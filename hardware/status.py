@@ -4,7 +4,7 @@ from __future__ import annotations
 import socket
 from dataclasses import dataclass
 
-from companion.pairing import pairing_url
+from companion.game.pairing import pairing_url
 
 CAMERA_STATES = ("ok", "missing", "fault")
 # Why a camera is in fault, as the camera service reports it: the card model, the deck profile, the

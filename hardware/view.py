@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.table import Table
+from companion.game.table import Table
 
 
 @dataclass(frozen=True)

@@ -17,4 +17,4 @@ DATA = os.path.join(ROOT, "tests", "data")
 @pytest.fixture
 def companion_cmd():
     """The installed command, run through this interpreter so the test uses the checkout's code."""
-    return [sys.executable, "-m", "companion.cli"]
+    return [sys.executable, "-m", "companion.app.cli"]

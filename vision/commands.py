@@ -6,24 +6,33 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
+from companion.game.cards import CardError, parse_card
 
-from companion.cards import CardError, parse_card
+if TYPE_CHECKING:  # OpenCV and numpy load when a command runs, not when the command line is built
+    import numpy as np
 
-from . import finder
-from .camera import IMAGE_EXT
-from .classifier import Classifier, ModelMissing, Profile
-
-if TYPE_CHECKING:
     from .mat import MatDetector
 
 TEACH_NAME = re.compile(r"^([a-zA-Z][1-5])(?:_.*)?$")
 
 
-def register(sub: Any) -> None:
+@dataclass(frozen=True)
+class LessonCamera:
+    """What ``teach --camera`` takes from the box's settings, which the command line reads for it."""
+    source: str  # "none": the settings name no camera
+    fps: float
+    zones: dict[str, tuple[float, float, float, float]] | None  # the rectangles that stand for a table without the mat
+
+
+# reads the settings ``--config``/``--data`` name; raises ValueError saying what to change in them
+CameraSettings = Callable[[argparse.Namespace], LessonCamera]
+
+
+def register(sub: Any, camera_settings: CameraSettings) -> None:
     r = sub.add_parser("recognize", help="find and recognise the cards on the mat in photos")
     r.add_argument("images", nargs="+", metavar="IMAGE")
     r.add_argument("--profile", help="a deck profile made by 'companion teach'")
@@ -42,7 +51,7 @@ def register(sub: Any) -> None:
     t.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
                    help="with --camera: how long the mat may be out of view before giving up (default 15)")
     t.add_argument("--data", help="with --camera: the box's data folder (where its config.toml may be)")
-    t.set_defaults(func=cmd_teach)
+    t.set_defaults(func=lambda args: cmd_teach(args, camera_settings))
     m = sub.add_parser("mat", help="write the printable play mat (PDF or PNG)")
     m.add_argument("--out", required=True, help="file to write: .pdf or .png")
     m.add_argument("--paper", default="a4", choices=("a4", "letter"))
@@ -55,6 +64,9 @@ def _fail(command: str, message: str) -> int:
 
 
 def cmd_recognize(args: argparse.Namespace) -> int:
+    import cv2
+
+    from .classifier import ModelMissing
     from .recognize import Recognizer
     try:
         recognizer = Recognizer.with_profile(args.profile)
@@ -87,6 +99,10 @@ def cmd_recognize(args: argparse.Namespace) -> int:
 def card_crop(image: np.ndarray, detector: MatDetector) -> np.ndarray:
     """The card in a teaching photo: from a zone if the mat is in view, else the biggest card-like
     shape against the background, else the whole photo."""
+    import cv2
+    import numpy as np
+
+    from . import finder
     from .recognize import look_at_mat
     _, views = look_at_mat(detector, image)
     crops = [v.crop for v in views.values() if v.crop is not None]
@@ -106,18 +122,22 @@ def card_crop(image: np.ndarray, detector: MatDetector) -> np.ndarray:
     return cv2.resize(image, finder.CROP, interpolation=cv2.INTER_AREA)
 
 
-def cmd_teach(args: argparse.Namespace) -> int:
+def cmd_teach(args: argparse.Namespace, camera_settings: CameraSettings) -> int:
     if args.camera:
         if args.folder is not None:
             return _fail("teach", "give either a folder of photos or --camera, not both")
         from .teachcam import cmd_teach_camera
-        return cmd_teach_camera(args)
+        return cmd_teach_camera(args, camera_settings)
     if args.folder is None:
         return _fail("teach", "name a folder of photos (like r3.jpg), or use --camera")
     if not os.path.isdir(args.folder):
         return _fail("teach", f"{args.folder} is not a folder")
-    photos = sorted(f for f in os.listdir(args.folder) if f.lower().endswith(IMAGE_EXT))
+    import cv2
+
+    from .camera import IMAGE_EXT
+    from .classifier import Classifier, ModelMissing, Profile
     from .mat import MatDetector
+    photos = sorted(f for f in os.listdir(args.folder) if f.lower().endswith(IMAGE_EXT))
     detector = MatDetector()  # one for all photos
     crops: dict[str, list[np.ndarray]] = {}
     skipped = []

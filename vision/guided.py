@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.variants import Variant
+from companion.game.variants import Variant
 
 from .classifier import Classifier, Profile
 from .watcher import Watcher

@@ -1,4 +1,4 @@
 """The classifier's classes: every card the boxed games hold, in a fixed order."""
-from companion.cards import SUITS, VALUES
+from companion.game.cards import SUITS, VALUES
 
 LABELS: tuple[str, ...] = tuple(f"{s}{v}" for s in SUITS for v in VALUES)

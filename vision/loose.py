@@ -17,6 +17,7 @@ CUT = 28.0              # how far (Lab, colour counted half again) a card's pixe
 AREA = (0.003, 0.3)     # a card's share of the picture, smallest and largest
 RATIO = (1.15, 2.05)    # long side over short side (44 x 68 mm is 1.55; perspective stretches it)
 FILL = 0.75             # a card fills its rectangle (a pile or a stray shape does not)
+CLEAN = 0.88            # ...and fills it this well when no grain streak or shadow clings on
 
 
 @dataclass
@@ -81,13 +82,17 @@ def _card_boxes(mask: np.ndarray, total: int, not_lighter: np.ndarray | None = N
             continue
         rect = cv2.minAreaRect(contour)
         short, long_ = sorted(rect[1])
-        if short > 0 and RATIO[0] <= long_ / short <= RATIO[1] and area >= FILL * short * long_:
-            boxes.append(finder._portrait(cv2.boxPoints(rect)))
-        elif not_lighter is not None:
-            alone = np.zeros_like(mask)
-            cv2.drawContours(alone, [contour], -1, 255, -1)
-            k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-            opened = _card_boxes(cv2.morphologyEx(alone, cv2.MORPH_OPEN, k), total)
-            boxes += opened or _card_boxes(cv2.morphologyEx(cv2.bitwise_and(alone, not_lighter), cv2.MORPH_OPEN, k),
-                                           total)
+        card_like = short > 0 and RATIO[0] <= long_ / short <= RATIO[1] and area >= FILL * short * long_
+        if not_lighter is None or (card_like and area >= CLEAN * short * long_):
+            if card_like:
+                boxes.append(finder._portrait(cv2.boxPoints(rect)))
+            continue
+        alone = np.zeros_like(mask)
+        cv2.drawContours(alone, [contour], -1, 255, -1)
+        k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        opened = _card_boxes(cv2.morphologyEx(alone, cv2.MORPH_OPEN, k), total)
+        if card_like and len(opened) != 1:  # the streak was not what spoiled it: keep the card as drawn
+            opened = [finder._portrait(cv2.boxPoints(rect))]
+        boxes += opened or _card_boxes(cv2.morphologyEx(cv2.bitwise_and(alone, not_lighter), cv2.MORPH_OPEN, k),
+                                       total)
     return boxes

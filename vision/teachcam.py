@@ -10,8 +10,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.game.cards import SUIT_NAMES
+from companion.game.variants import VariantError, parse_variant
+
 from .camera import CameraError, open_source
 from .classifier import ModelMissing
+from .commands import CameraSettings, LessonCamera, _bar, _fail
 from .guided import GuidedSession, card_kinds, fit_profile
 
 EXIT_FAILED, EXIT_NO_MAT = 1, 3
@@ -25,32 +29,22 @@ class Stop(Exception):
         self.code = code
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    """The box's settings (``--config``, else where the box finds them)."""
-    from companion.cli import config_path
-    from companion.config import ConfigError, load_config
+def _camera(args: argparse.Namespace, camera_settings: CameraSettings) -> tuple[str, LessonCamera]:
+    """The camera to open (``--source``, else the settings') and the rest of its settings."""
     try:
-        return load_config(config_path(args))
-    except ConfigError as e:
+        settings = camera_settings(args)
+    except ValueError as e:
         raise Stop(str(e)) from None
-
-
-def _source_spec(args: argparse.Namespace, settings: Any) -> str:
-    if args.source:
-        return args.source
-    from companion.app import camera_source
-    spec = camera_source(settings)
+    spec = args.source or settings.source
     if spec == "none":
         raise Stop("no camera: set [camera] source in the settings (see `companion config --print`), "
                    "or name one with --source, like --source opencv:0")
-    return spec
+    return spec, settings
 
 
-def cmd_teach_camera(args: argparse.Namespace, ask: Callable[[str], str] = input) -> int:
-    """The lesson; ``ask(prompt)`` reads a line (Enter, r or q)."""
-    from companion.variants import VariantError, parse_variant
-
-    from .commands import _bar, _fail
+def cmd_teach_camera(args: argparse.Namespace, camera_settings: CameraSettings,
+                     ask: Callable[[str], str] = input) -> int:
+    """The lesson; ``camera_settings(args)`` reads the box's settings, ``ask(prompt)`` a line (Enter, r or q)."""
     from .watcher import make_watcher
     try:
         try:
@@ -58,12 +52,9 @@ def cmd_teach_camera(args: argparse.Namespace, ask: Callable[[str], str] = input
             kinds = card_kinds(parse_variant(variant))
         except (VariantError, json.JSONDecodeError) as e:
             raise Stop(str(e)) from None
-        settings = _settings(args)
-        spec = _source_spec(args, settings)
-        cam = settings.camera
-        zones = ({"play": tuple(cam.play_zone), "discard": tuple(cam.discard_zone)} if cam.play_zone else None)
+        spec, cam = _camera(args, camera_settings)
         try:
-            session = GuidedSession(kinds, make_watcher(zones=zones))
+            session = GuidedSession(kinds, make_watcher(zones=cam.zones))
         except ModelMissing as e:
             raise Stop(str(e)) from None
         try:
@@ -145,5 +136,4 @@ def _status(session: GuidedSession) -> str:
 
 
 def _name(kind: str | None) -> str:
-    from companion.cards import SUIT_NAMES
     return f"the {SUIT_NAMES[kind[0]]} {kind[1]} ({kind})" if kind else ""

@@ -14,6 +14,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.game.camera import CameraEvent, CardPlaced, ZoneCleared
+
 from .classifier import Profile
 from .finder import PPM, ZoneView
 from .recognize import CardSeen, Recognizer
@@ -24,19 +26,6 @@ CHANGED = 0.02     # share that must differ from the last judged picture to judg
 STEP = 22.0        # grey levels a pixel must change by to count (sensor noise and shade stay below)
 GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
 MOVED_MM = 14.0    # ...or whose top card moved this far
-
-
-@dataclass(frozen=True)
-class CardPlaced:
-    zone: str
-    card: str | None
-    confidence: float
-    candidates: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ZoneCleared:
-    zone: str
 
 
 @dataclass
@@ -77,12 +66,12 @@ class Watcher:
     _pose: Any = None
     _pose_at: float = float("-inf")
 
-    def feed(self, frame: np.ndarray, now: float) -> list[CardPlaced | ZoneCleared]:
+    def feed(self, frame: np.ndarray, now: float) -> list[CameraEvent]:
         settled = self.settled(frame, now)
         if not settled:
             return []
         seen = {c.zone: c for c in self.recognizer.classify(settled)}
-        events: list[CardPlaced | ZoneCleared] = []
+        events: list[CameraEvent] = []
         for name, view in settled.items():
             events.extend(self._judge(name, view, self.zones[name], seen.get(name)))
         return events
@@ -121,7 +110,7 @@ class Watcher:
             settled[name] = view
         return settled
 
-    def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CardPlaced | ZoneCleared]:
+    def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CameraEvent]:
         if card is None:
             had = z.top is not None
             z.top, z.area, z.centre = None, 0.0, None

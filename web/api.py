@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.store import DISK_FULL, READ_ONLY, WRITE_FAILED, clock_was_set
-from companion.table import CommandError, StoreFault
+from companion.game.store import DISK_FULL, READ_ONLY, WRITE_FAILED, clock_was_set
+from companion.game.table import CommandError, StoreFault
 
 from .auth import Refused
 from .commands import BadRequest, new_game_request, run_action
@@ -82,8 +82,7 @@ def actions() -> Response:
 def new_game() -> tuple[Response, int]:
     players, variant, first, lang = new_game_request(json_body())
     c = ctx()
-    c.table.new_game(players, variant, first)
-    c.game_langs[c.table.game_id] = lang or c.lang
+    c.table.new_game(players, variant, first, lang or c.lang)
     if c.broadcaster is not None:
         c.broadcaster.refresh()  # the game's language is part of the state the pages see
     return jsonify(c.state()), 201

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
-from companion.pairing import Pairing as Tokens
-from companion.store import Store
-from companion.table import Table
+from companion.game.pairing import Pairing as Tokens
+from companion.game.store import Store
+from companion.game.table import Table
 
 from . import api, pages, teaching
 from .auth import Pairing

@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 from flask import Request
 
-from companion.pairing import TOKEN_USED
-from companion.pairing import Pairing as Tokens
+from companion.game.pairing import TOKEN_USED
+from companion.game.pairing import Pairing as Tokens
 
 PIN_HEADER = "X-Table-PIN"
 PIN_COOKIE = "table_pin"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import CardError, parse_card
-from companion.table import Change, Table
+from companion.game.cards import CardError, parse_card
+from companion.game.table import Change, Table
 
 from .i18n import LANGUAGES
 

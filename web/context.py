@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app
 
-from companion.store import Store
-from companion.table import Table
+from companion.game.store import Store
+from companion.game.table import Table
 
 from .auth import Pairing
 from .events import Broadcaster
@@ -29,12 +29,11 @@ class Context:
     buttons: Any = None
     teacher: Any = None
     speech: Any = None  # spoken announcements (hardware.speech.Speech), on the box only
-    game_langs: dict[int | None, str] = field(default_factory=dict)
     broadcaster: Broadcaster | None = None
 
     def game_lang(self) -> str:
         """The language chosen for the current game (the box's default if none was)."""
-        return self.game_langs.get(self.table.game_id, self.lang)
+        return self.table.lang or self.lang
 
     def state(self) -> dict[str, Any]:
         return table_state(self.table, self.camera_status, self.game_lang(), self.camera_reason)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from companion.table import Change, Table
+from companion.game.table import Change, Table
 
 log = logging.getLogger(__name__)
 

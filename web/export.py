@@ -6,10 +6,10 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
-from companion.rules import apply, new_game
-from companion.store import Store
-from companion.table import CommandError, Table, stored_log
-from companion.tablelog import TableLog
+from companion.game.rules import apply, new_game
+from companion.game.store import Store
+from companion.game.table import CommandError, Table, stored_log
+from companion.game.tablelog import TableLog
 
 COLUMNS = ("index", "player", "type", "card", "to", "clue", "announce", "tile", "as",
            "score", "hints", "fuses", "deck")

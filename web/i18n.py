@@ -1,45 +1,17 @@
-"""Translations: gettext catalogues (Babel) in English, Polish, German and Czech.
+"""The page's language: Flask's side of the one catalogue of words (``companion.words``).
 
-The ``.po`` files are the source; they are compiled in memory when first used, so there is no
-compiled file to forget. The language of a page is, in order: the browser's own choice (a
-cookie set from the language menu), the language chosen for the game, the browser's
-Accept-Language, and the box's default.
+The language of a page is, in order: the browser's own choice (a cookie set from the language
+menu), the language chosen for the game, the browser's Accept-Language, and the box's default.
 """
 from __future__ import annotations
 
-import functools
-import io
-from gettext import NullTranslations
-from importlib import resources
-from importlib.resources.abc import Traversable
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.support import Translations
 from flask import Flask, Request, g
 
-LANGUAGES = ("en", "pl", "de", "cs")
-LANGUAGE_NAMES = {"en": "English", "pl": "Polski", "de": "Deutsch", "cs": "Čeština"}
+from companion.words import LANGUAGE_NAMES, LANGUAGES, translations
+
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "LANG_COOKIE", "choose", "gettext", "install", "translations"]
+
 LANG_COOKIE = "lang"
-CATALOGUES = resources.files("web").joinpath("translations")
-
-
-def po_path(lang: str) -> Traversable:
-    """The catalogue of a language, read through the package (a checkout, a venv or a zip)."""
-    return CATALOGUES.joinpath(lang, "LC_MESSAGES", "messages.po")
-
-
-@functools.cache
-def translations(lang: str) -> NullTranslations:
-    """The compiled catalogue for a language (English is the source text itself)."""
-    if lang == "en" or lang not in LANGUAGES:
-        return NullTranslations()
-    with po_path(lang).open("rb") as f:
-        catalog = read_po(f, locale=lang)
-    buf = io.BytesIO()
-    write_mo(buf, catalog)
-    buf.seek(0)
-    return Translations(buf)
 
 
 def choose(request: Request, game_lang: str | None, default: str) -> str:
@@ -60,9 +32,11 @@ def gettext(message: str, **params: object) -> str:
 
 
 def install(app: Flask) -> None:
-    """Make ``_()`` and ``ngettext()`` in templates use the page's language."""
+    """Make ``_()``, ``ngettext()``, ``pgettext()`` and ``npgettext()`` in templates use the page's language."""
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         lambda s: g.translations.gettext(s),
         lambda s, p, n: g.translations.ngettext(s, p, n),
-        newstyle=True)
+        newstyle=True,
+        pgettext=lambda c, s: g.translations.pgettext(c, s),
+        npgettext=lambda c, s, p, n: g.translations.npgettext(c, s, p, n))

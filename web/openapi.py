@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.variants import PRESETS
+from companion.game.variants import PRESETS
 
 from .auth import PIN_HEADER
 from .commands import ACTION_FIELDS
@@ -210,7 +210,9 @@ def document() -> dict[str, Any]:
                 "GameRecord": {"type": "object", "properties": {
                     k: {"type": t} for k, t in (("id", "integer"), ("created", "number"), ("updated", "number"),
                                                 ("actions", "integer"), ("score", "integer"),
-                                                ("max_score", "integer"), ("outcome", "string"))}},
+                                                ("max_score", "integer"), ("outcome", "string"))}
+                    | {"lang": {"type": "string", "nullable": True, "enum": [*LANGUAGES, None],
+                                "description": "the language chosen for the game (null: the box's own)"}}},
             },
         },
         "paths": {

@@ -13,9 +13,10 @@ from flask import Blueprint, Response, abort, g, redirect, render_template, requ
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from companion.rating import LINES
-from companion.store import clock_was_set
-from companion.variants import PRESETS
+from companion.game.rating import lines
+from companion.game.store import clock_was_set
+from companion.game.variants import PRESETS
+from companion.words import SUITS
 
 from .auth import COOKIE_MAX_AGE, PIN_COOKIE, Refused, check_same_site
 from .chart import score_chart
@@ -57,8 +58,8 @@ def option_choices() -> dict[str, tuple[str, list[tuple[str, str]]]]:
 
 
 def suit_names() -> dict[str, str]:
-    return {"r": _("red"), "y": _("yellow"), "g": _("green"), "b": _("blue"), "w": _("white"),
-            "m": _("multicolour"), "k": _("black")}
+    """The suits as the OLED names them too (one catalogue): "red 3", "czerwona 3"."""
+    return {suit: _(message.text) for suit, message in SUITS.items()}
 
 
 def client_strings() -> dict[str, str]:
@@ -114,7 +115,7 @@ def paired() -> bool:
 @bp.get("/")
 def table() -> str:
     c = ctx()
-    boot = {"strings": client_strings(), "suits": suit_names(), "ratings": LINES.get(g.lang, LINES["en"]),
+    boot = {"strings": client_strings(), "suits": suit_names(), "ratings": lines(g.lang),
             "lang": g.lang, "buttons": list(BUTTONS) if c.buttons is not None else [],
             "oled": c.oled_image is not None}
     # JSON inside <script type="application/json">: escape "<" so no text can close the tag.

@@ -5,8 +5,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from companion.rating import rating_key
-from companion.table import Table
+from companion.game.rating import rating_key
+from companion.game.table import Table
 
 log = logging.getLogger(__name__)
 

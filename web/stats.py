@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from companion.store import GameRecord, Store, clock_was_set
-from companion.table import stored_log
+from companion.game.store import GameRecord, Store, clock_was_set
+from companion.game.table import stored_log
 
 Point = tuple[float | None, int, int]  # (finished at, None when the box's clock was not set; score; max score)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.cards import CardError, parse_card
+from companion.game.cards import CardError, parse_card
 
 from .api import bad_request, error, json_body, refused
 from .auth import Refused

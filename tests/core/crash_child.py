@@ -4,8 +4,8 @@ import json
 import os
 import sys
 
-from companion.store import Store
-from companion.table import Table
+from companion.game.store import Store
+from companion.game.table import Table
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "ah2ac2-3p.jsonl")
 

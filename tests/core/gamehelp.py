@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.cards import Card
-from companion.rules import State, apply, new_game
-from companion.variants import parse_variant
+from companion.game.cards import Card
+from companion.game.rules import State, apply, new_game
+from companion.game.variants import parse_variant
 
 
 def start(variant: Any = "base", players: int = 2) -> State:

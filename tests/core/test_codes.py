@@ -2,8 +2,8 @@
 rewording an English message cannot change what they show."""
 import pytest
 
-from companion.rules import END_FUSE, RULE_CODES
-from companion.table import CommandError, Table
+from companion.game.rules import END_FUSE, RULE_CODES
+from companion.game.table import CommandError, Table
 from hardware.commands import refusal
 from hardware.screens import Refusal
 

@@ -3,8 +3,8 @@ import subprocess
 
 import pytest
 
-from companion.cli import main
-from companion.config import Config, ConfigError, load_config, parse_config
+from companion.app.cli import main
+from companion.app.config import Config, ConfigError, load_config, parse_config
 
 
 def test_defaults_round_trip_through_the_printed_file(tmp_path, companion_cmd):

@@ -1,7 +1,7 @@
 """Random settings files: whatever a person (or a broken SD card) writes, `companion config --check`
 and `companion run` either accept it or refuse it in one line with exit code 1, never a traceback.
 
-The commands run in this process (`companion.cli.main`), with the box's serving loop replaced by an
+The commands run in this process (`companion.app.cli.main`), with the box's serving loop replaced by an
 immediate close, so an accepted file still builds the whole box (store, OLED, camera, page)."""
 from __future__ import annotations
 
@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from companion.app import Companion
-from companion.cli import main
-from companion.config import SCHEMA
-from companion.variants import PRESETS
+from companion.app.cli import main
+from companion.app.config import SCHEMA
+from companion.app.wiring import Companion
+from companion.game.variants import PRESETS
 
 QUICK, FULL = 60, 1000
 

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from companion.rules import fold
-from companion.store import Store
-from companion.table import Table
-from companion.variants import parse_variant
+from companion.game.rules import fold
+from companion.game.store import Store
+from companion.game.table import Table
+from companion.game.variants import parse_variant
 from tests.conftest import ROOT
 from tests.core.crash_child import reference_actions
 

@@ -1,12 +1,12 @@
 """The demo driver keeps the table in step with the bot, whatever the camera gets right or wrong."""
 import threading
 
-from companion.demo import DemoDriver, TableScene
-from companion.recognition import CameraService
-from companion.rules import fold
-from companion.table import Table
-from companion.variants import parse_variant
-from vision.watcher import CardPlaced as Seen  # what the real watcher emits
+from companion.app.demo import DemoDriver, TableScene
+from companion.app.recognition import CameraService
+from companion.game.camera import CardPlaced as Seen  # what the real watcher emits
+from companion.game.rules import fold
+from companion.game.table import Table
+from companion.game.variants import parse_variant
 
 
 class FakeEye:

@@ -4,10 +4,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.rating import LANGUAGES, LINES, rating_key, rating_line
-from companion.rules import IllegalAction, apply
-from companion.table import Table, describe
-from companion.variants import PRESETS, VariantError, parse_variant
+from companion.game.rating import LINES, lines, rating_key, rating_line
+from companion.game.rules import IllegalAction, apply
+from companion.game.table import Table, describe
+from companion.game.variants import PRESETS, VariantError, parse_variant
+from companion.words import LANGUAGES
 
 from .gamehelp import burn, run, spare_card, start
 from .test_properties import candidates, random_game, variants
@@ -67,10 +68,10 @@ def test_all_or_nothing_uses_no_scale():
 
 
 def test_every_language_has_every_line():
-    keys = set(LINES["en"])
+    keys = set(LINES)
     for lang in LANGUAGES:
-        assert set(LINES[lang]) == keys
-        assert len(set(LINES[lang].values())) == len(keys)
+        assert set(lines(lang)) == keys
+        assert len(set(lines(lang).values())) == len(keys)
     assert rating_line(25, 25, "pl") != rating_line(25, 25, "en")
     assert rating_line(25, 25, "xx") == rating_line(25, 25, "en")
 

@@ -13,11 +13,11 @@ import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
-from companion import doctor
-from companion.cli import main
-from companion.config import parse_config
-from companion.doctor import Check, Machine, examine, report
-from companion.recognition import CameraFault
+from companion.app import doctor
+from companion.app.cli import main
+from companion.app.config import parse_config
+from companion.app.doctor import Check, Machine, examine, report
+from companion.app.recognition import CameraFault
 from tests.robustness.boxproc import free_port
 
 FRAMES = Path(__file__).parents[1] / "vision" / "frames"
@@ -94,7 +94,7 @@ def test_each_broken_part_says_what_to_do(box_files, factory, monkeypatch):
     def no_model(profile, zones=None):
         raise CameraFault("model", "the card classifier x/cards.onnx is missing; reinstall the package")
 
-    monkeypatch.setattr("companion.app.build_watcher", no_model)
+    monkeypatch.setattr("companion.app.wiring.build_watcher", no_model)
     path = write_settings(box_files, f'[camera]\nsource = "folder:{box_files / "nothing"}"\n'
                                      f'profile = "{box_files / "deck.profile"}"\n'
                                      f'[display]\ndriver = "sh1106"\n[web]\nhost = "127.0.0.1"\nport = {port}\n')

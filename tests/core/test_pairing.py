@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.pairing import TOKEN_UNKNOWN, TOKEN_USED, Pairing, pairing_url
+from companion.game.pairing import TOKEN_UNKNOWN, TOKEN_USED, Pairing, pairing_url
 
 
 class Clock:

@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.cards import BASE_SUITS, STANDARD_VALUES
-from companion.rules import IllegalAction, State, apply, hand_size, new_game
-from companion.store import Store
-from companion.table import Table
-from companion.variants import PRESETS, parse_variant
+from companion.game.cards import BASE_SUITS, STANDARD_VALUES
+from companion.game.rules import IllegalAction, State, apply, hand_size, new_game
+from companion.game.store import Store
+from companion.game.table import Table
+from companion.game.variants import PRESETS, parse_variant
 
 from .gamehelp import start
 

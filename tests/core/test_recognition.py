@@ -3,9 +3,9 @@ import time
 
 import pytest
 
-from companion.recognition import CameraFault, CameraService, CameraState, one_line
-from companion.table import Table
-from vision.watcher import CardPlaced as Seen  # what the real watcher emits
+from companion.app.recognition import CameraFault, CameraService, CameraState, one_line
+from companion.game.camera import CardPlaced as Seen  # what the real watcher emits
+from companion.game.table import Table
 
 
 class ScriptedWatcher:

@@ -5,8 +5,8 @@ Rulebooks: 000 Polish special edition, 001 German Abacus edition, 002 English ed
 """
 import pytest
 
-from companion.rules import IllegalAction, LogError, apply, hand_size, new_game
-from companion.variants import parse_variant
+from companion.game.rules import IllegalAction, LogError, apply, hand_size, new_game
+from companion.game.variants import parse_variant
 
 from .gamehelp import burn, run, spare_card, start
 

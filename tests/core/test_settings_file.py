@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.config import ConfigError, load_config
-from companion.settingsfile import set_key, with_key
+from companion.app.config import ConfigError, load_config
+from companion.app.settingsfile import set_key, with_key
 
 OWNED = """# our box
 [box]

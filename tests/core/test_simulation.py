@@ -1,9 +1,9 @@
 """The demo's simulated table: the bot plays whole legal games that the rules accept as they are."""
 import pytest
 
-from companion.rules import fold
-from companion.simulation import SimulatedGame
-from companion.variants import PRESETS, parse_variant
+from companion.game.rules import fold
+from companion.game.simulation import SimulatedGame
+from companion.game.variants import PRESETS, parse_variant
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -5,9 +5,9 @@ import sqlite3
 
 import pytest
 
-from companion.rules import fold
-from companion.store import SCHEMA_VERSION, Store, StoreError
-from companion.table import Table, stored_log
+from companion.game.rules import fold
+from companion.game.store import SCHEMA_VERSION, Store, StoreError
+from companion.game.table import Table, stored_log
 from tests.conftest import DATA
 
 # Written by the companion before the store had a schema version (see tests/data/README.md).

@@ -4,8 +4,8 @@ import sqlite3
 
 import pytest
 
-from companion.store import Store, StoreError
-from companion.table import CommandError, Table, stored_log
+from companion.game.store import Store, StoreError
+from companion.game.table import CommandError, Table, stored_log
 
 
 @pytest.fixture
@@ -175,7 +175,7 @@ def test_a_broken_listener_does_not_break_the_game(table):
 
 
 def test_sqlite_is_used_from_the_standard_library():
-    assert Store.__module__ == "companion.store" and sqlite3.sqlite_version
+    assert Store.__module__ == "companion.game.store" and sqlite3.sqlite_version
 
 
 def test_cards_are_stored_in_canonical_notation(table):

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.store import Store, Summary
-from companion.table import CommandError, Event, Table, apply_event, stored_log
+from companion.game.store import Store, Summary
+from companion.game.table import CommandError, Event, Table, apply_event, stored_log
 from tests.conftest import DATA
 
 BEFORE_VERSIONS = os.path.join(DATA, "store-before-versions.sqlite")

@@ -8,11 +8,11 @@ import time
 import numpy as np
 import pytest
 
-from companion import recognition
-from companion.config import load_config
-from companion.recognition import CameraService
-from companion.table import Table
-from companion.teaching import BAD_VARIANT, BUSY, CAMERA_FAULT, NO_CAMERA, Teacher
+from companion.app import recognition
+from companion.app.config import load_config
+from companion.app.recognition import CameraService
+from companion.app.teaching import BAD_VARIANT, BUSY, CAMERA_FAULT, NO_CAMERA, Teacher
+from companion.game.table import Table
 from tests.vision.family import Family, ShowsAsked
 from vision import finder
 from vision.classifier import Profile

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from companion.table import Table
+from companion.game.table import Table
 from hardware.display import Display, get_display
 
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from companion.cards import SUITS
-from companion.table import Table
+from companion.game.cards import SUITS
+from companion.game.table import Table
 from hardware.box import Box
 from hardware.messages import LANGUAGES
 from hardware.screens import Dashboard, Flash, render

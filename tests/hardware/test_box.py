@@ -7,7 +7,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.table import CommandError, Table
+from companion.game.table import CommandError, Table
 from hardware.box import Box
 from hardware.buttons import HOLD, Buttons
 from hardware.display import Display
@@ -204,7 +204,7 @@ def test_a_broken_press_name_is_an_error(box):
 
 
 def test_a_game_restored_after_a_power_cut_is_flashed_then_shown(tmp_path, display, fake_time):
-    from companion.store import Store
+    from companion.game.store import Store
     first = Table(Store(str(tmp_path / "table.db")))
     first.new_game(["Ann", "Ben"])
     first.act({"type": "hint"})

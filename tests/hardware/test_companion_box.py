@@ -9,9 +9,9 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import Companion, RunOptions, build_watcher, camera_from_config
-from companion.config import parse_config
-from companion.recognition import CameraFault, CameraState
+from companion.app.config import parse_config
+from companion.app.recognition import CameraFault, CameraState
+from companion.app.wiring import Companion, RunOptions, build_watcher, camera_from_config
 from hardware.screens import Status
 
 

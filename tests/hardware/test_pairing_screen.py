@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from companion.pairing import Pairing
+from companion.game.pairing import Pairing
 from hardware import qr
 from hardware.box import RENEW, Box
 from hardware.canvas import Canvas

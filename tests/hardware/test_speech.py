@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.config import BoxConfig, Config, ConfigError, parse_config
-from companion.rating import LINES
-from companion.table import Change, Table
-from companion.variants import PRESETS, parse_variant
+from companion.app.config import BoxConfig, Config, ConfigError, parse_config
+from companion.game.rating import lines
+from companion.game.table import Change, Table
+from companion.game.variants import PRESETS, parse_variant
 from hardware import speech as speech_module
 from hardware.speech import ENGINE_FAILED, NO_ENGINE, QUEUE, Espeak, Speaker, Speech, SpeechError, find_espeak
 from hardware.spoken import KINDS, LANGUAGES, card, left, number, phrase
@@ -63,7 +63,7 @@ def words(text: str) -> set[str]:
 
 def english_vocabulary() -> set[str]:
     """Every word the English phrases use: each kind over every card, count and tile, and the ratings."""
-    vocab = words(" ".join(LINES["en"].values()))
+    vocab = words(" ".join(lines("en").values()))
     every = [f"{s}{v}" for s in "rygbwmk" for v in range(1, 6)]
     for c in every:
         for kind in ("played", "discarded", "pending"):
@@ -114,7 +114,7 @@ ENGLISH = english_vocabulary()
     ("pl", "final_round", {"turns_left": 5}, "Ostatnia runda, zostało pięć tur"),
     ("de", "played", {"card": "b4"}, "Blaue Vier ausgespielt"),
     ("de", "misplay", {"card": "w5", "fuses_used": 3}, "Weiße Fünf: Fehler, dritter Blitz"),
-    ("de", "hint", {"hints": 1}, "Hinweis, noch ein Hinweisplättchen"),
+    ("de", "hint", {"hints": 1}, "Hinweis, noch ein Hinweis-Plättchen"),
     ("de", "final_round", {"turns_left": 3}, "Letzte Runde, noch drei Züge"),
     ("de", "last_copy_lost", {"card": "k2", "reachable_score": 21},
      "Letzte schwarze Zwei verloren, höchstens noch einundzwanzig Punkte"),
@@ -129,15 +129,15 @@ def test_phrases_say_cards_counts_and_tokens_as_each_edition_does(lang, kind, pa
 
 
 @pytest.mark.parametrize("lang,expected", [
-    ("en", "Game won, score twenty-five. " + LINES["en"]["legendary"]),
-    ("pl", "Wygrana, wynik: dwadzieścia pięć. " + LINES["pl"]["legendary"]),
-    ("de", "Gewonnen, fünfundzwanzig Punkte. " + LINES["de"]["legendary"]),
-    ("cs", "Výhra, skóre dvacet pět. " + LINES["cs"]["legendary"]),
+    ("en", "Game won, score twenty-five. " + lines("en")["legendary"]),
+    ("pl", "Wygrana, wynik: dwadzieścia pięć. " + lines("pl")["legendary"]),
+    ("de", "Gewonnen, fünfundzwanzig Punkte. " + lines("de")["legendary"]),
+    ("cs", "Výhra, skóre dvacet pět. " + lines("cs")["legendary"]),
 ])
 def test_the_end_says_the_score_and_the_rating_line(lang, expected):
     assert phrase("game_over", {"outcome": "won", "score": 25, "reason": "x"}, lang, BASE) == expected
     aon = parse_variant("all-or-nothing")
-    assert phrase("game_over", {"outcome": "lost", "score": 20}, lang, aon).endswith(LINES[lang]["failed"])
+    assert phrase("game_over", {"outcome": "lost", "score": 20}, lang, aon).endswith(lines(lang)["failed"])
 
 
 @pytest.mark.parametrize("n,en,pl,de,cs", [
@@ -161,7 +161,7 @@ def test_every_change_has_a_phrase_in_every_language_and_no_english_in_the_other
     typed = set(params.get("players", []))
     for lang in OTHERS:
         text = said[lang]
-        for name in [*typed, *LINES[lang].values()]:  # the names, and the rating line (its own catalogue)
+        for name in [*typed, *lines(lang).values()]:  # the names, and the rating line (its own catalogue)
             text = text.replace(name, "")
         assert not (words(text) & ENGLISH) - SHARED, (lang, said[lang], (words(text) & ENGLISH) - SHARED)
     if "card" in params:
@@ -256,7 +256,7 @@ def test_a_speaker_says_each_change_of_the_table_into_wav_files(tmp_path):
         assert speaker.wait_idle(30)
     finally:
         speaker.close()
-    assert list(speaker.said) == ["Czerwona jedynka zagrana", "Hinweis, noch sieben Hinweisplättchen"]
+    assert list(speaker.said) == ["Czerwona jedynka zagrana", "Hinweis, noch sieben Hinweis-Plättchen"]
     files = sorted(os.listdir(tmp_path))
     assert files == ["0001.wav", "0002.wav"] and all(seconds(str(tmp_path / f)) > 0.5 for f in files)
     assert speaker.failure is None and speaker.dropped == 0
@@ -425,7 +425,7 @@ def test_speech_settings_are_read_and_checked():
 
 
 def test_the_box_starts_with_speech_on_and_without_espeak_plays_on(tmp_path, no_espeak):
-    from companion.app import Companion, RunOptions
+    from companion.app.wiring import Companion, RunOptions
     config = Config()
     config.box.speech = True
     config.camera.source = "none"
@@ -442,7 +442,7 @@ def test_the_box_starts_with_speech_on_and_without_espeak_plays_on(tmp_path, no_
 
 
 def test_the_box_speaks_in_the_games_language(tmp_path, monkeypatch):
-    from companion.app import Companion, RunOptions
+    from companion.app.wiring import Companion, RunOptions
     engine = SlowEngine(seconds=0.001)
     monkeypatch.setattr(Companion, "_speech", lambda self: Speech(self.table, self._game_lang, engine=lambda: engine))
     config = Config()

@@ -40,7 +40,7 @@ class BoxProcess:
         if self.log.closed:  # started again after stop()
             self.log = open(self.log.name, "a")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", self.command, "--host", "127.0.0.1",
+            [sys.executable, "-m", "companion.app.cli", self.command, "--host", "127.0.0.1",
              "--port", str(self.port), "--pin", PIN, "--data", self.data, *self.extra],
             stdout=self.log, stderr=self.log, start_new_session=True, cwd=self.cwd,
             env=None if self.cwd is None else {**os.environ, "PYTHONPATH": self.cwd})

@@ -7,8 +7,8 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.rules import fold
-from companion.table import Table
+from companion.game.rules import fold
+from companion.game.table import Table
 from hardware.box import Box
 from hardware.buttons import Buttons
 from hardware.display import get_display

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from companion.store import Store, clock_was_set
-from companion.table import Table
+from companion.game.store import Store, clock_was_set
+from companion.game.table import Table
 from tests.conftest import DATA
 from web import create_app
 from web.auth import PIN_HEADER

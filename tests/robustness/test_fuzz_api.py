@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.store import Store
-from companion.table import Table
+from companion.game.store import Store
+from companion.game.table import Table
 from web import create_app
 
 PIN = "4321"

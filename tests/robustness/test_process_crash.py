@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from companion.rules import fold
-from companion.variants import parse_variant
+from companion.game.rules import fold
+from companion.game.variants import parse_variant
 from tests.conftest import DATA
 
 from .boxproc import BoxProcess

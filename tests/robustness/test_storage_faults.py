@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from companion.store import DISK_FULL, READ_ONLY, WRITE_FAILED, Store, StoreError
-from companion.table import StoreFault, Table
+from companion.game.store import DISK_FULL, READ_ONLY, WRITE_FAILED, Store, StoreError
+from companion.game.table import StoreFault, Table
 from hardware.box import Box
 from hardware.display import get_display
 from hardware.screens import Refusal

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.app import CameraParts, Companion, RunOptions
-from companion.config import Config
-from companion.simulation import SimulatedGame
-from companion.variants import parse_variant
+from companion.app.config import Config
+from companion.app.wiring import CameraParts, Companion, RunOptions
+from companion.game.simulation import SimulatedGame
+from companion.game.variants import parse_variant
 from hardware.screens import GameOver
 from tests.robustness.boxproc import free_port
 from vision import synth

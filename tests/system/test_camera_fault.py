@@ -42,7 +42,7 @@ def test_a_missing_profile_leaves_the_page_up_with_the_camera_in_fault(tmp_path)
     sock.settimeout(0.2)
     port = free_port()
     env = {**os.environ, "NOTIFY_SOCKET": str(notify), "WATCHDOG_USEC": "1000000"}
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--config", str(config), "--data",
+    proc = subprocess.Popen([sys.executable, "-m", "companion.app.cli", "run", "--config", str(config), "--data",
                              str(tmp_path / "data"), "--host", "127.0.0.1", "--port", str(port), "--pin", "2468"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                             start_new_session=True)

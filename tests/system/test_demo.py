@@ -43,8 +43,8 @@ def test_demo_from_a_fresh_clone(tmp_path):
 
 
 def box_log(data, game_id):
-    from companion.store import Store
-    from companion.table import stored_log
+    from companion.game.store import Store
+    from companion.game.table import stored_log
     store = Store(str(data / "table.db"))
     try:
         return stored_log(store, game_id).to_json()

@@ -60,7 +60,8 @@ def test_the_wheel_holds_the_card_classifier_and_its_record(wheel, names):
     ("hardware/fonts", "LICENSE.txt"),
     ("web/templates", "*.html"),
     ("web/static", "*"),
-    ("web/translations", "*/LC_MESSAGES/messages.po"),
+    ("companion/words/locale", "*/LC_MESSAGES/messages.po"),
+    ("companion/words/locale", "*/LC_MESSAGES/messages.mo"),
 ])
 def test_the_wheel_holds_every_data_file_of_the_checkout(names, folder, pattern):
     missing = checkout_files(folder, pattern) - names
@@ -70,7 +71,7 @@ def test_the_wheel_holds_every_data_file_of_the_checkout(names, folder, pattern)
 def test_the_wheel_holds_the_program_and_nothing_of_the_workshop(names):
     tops = {name.split("/")[0] for name in names if not name.startswith("hanabi_companion-")}
     assert tops == {"companion", "vision", "hardware", "web", "models"}
-    assert "companion/cli.py" in names and "vision/classifier.py" in names
+    assert "companion/app/cli.py" in names and "vision/classifier.py" in names
 
 
 def test_the_wheel_declares_its_licence_and_command(wheel, names):
@@ -79,4 +80,4 @@ def test_the_wheel_declares_its_licence_and_command(wheel, names):
         meta = email.message_from_bytes(z.read(f"{dist_info}/METADATA"))
         entry_points = z.read(f"{dist_info}/entry_points.txt").decode()
     assert meta["License-Expression"] == "MIT"
-    assert "companion = companion.cli:main" in entry_points
+    assert "companion = companion.app.cli:main" in entry_points

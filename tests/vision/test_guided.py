@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.variants import parse_variant
+from companion.game.variants import parse_variant
 from vision import finder, synth
 from vision.classifier import Profile
 from vision.guided import (

@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.app import camera_from_config
-from companion.config import parse_config
+from companion.app.config import parse_config
+from companion.app.wiring import camera_from_config
 from vision import mat, synth
 from vision.labels import LABELS
 from vision.recognize import Recognizer

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.variants import parse_variant
+from companion.game.variants import parse_variant
 from vision.classifier import Profile
 from vision.guided import card_kinds
 
@@ -23,7 +23,7 @@ FRAMES_PER_CARD = 5
 
 def companion(*args: str, stdin: str = "", timeout: float = 600) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "companion.app.cli", *args], input=stdin, capture_output=True,
                           text=True, timeout=timeout, env=env)
 
 

@@ -1,4 +1,5 @@
-"""Fixtures for the table page: an app over a fresh table and store, and a real server thread."""
+"""Fixtures for the table page: an app over a fresh table and store, a real server thread, and the
+Chromium (Debian's, driven by Playwright) the browser tests share."""
 from __future__ import annotations
 
 import os
@@ -10,11 +11,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.store import Store
-from companion.table import Table
+from companion.game.store import Store
+from companion.game.table import Table
 from web import close_app, create_app, make_server
 
 PIN = "2468"
+CHROMIUM = "/usr/bin/chromium"  # Debian's package: Playwright's own browsers cannot be downloaded here
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+TIMEOUT_MS = 10_000  # generous: the whole suite may be running on two busy cores
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
 
 
@@ -78,3 +85,15 @@ def live(table: Table, store: Store) -> Iterator[LiveServer]:
     server = LiveServer(create_app(table, store, pin=PIN))
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module (Playwright is imported only by the tests that use it)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT_MS)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.table import Table
+from companion.game.table import Table
 
 from .conftest import PIN, write
 

@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.app import Companion, RunOptions, random_pin
-from companion.config import Config
+from companion.app.config import Config
+from companion.app.wiring import Companion, RunOptions, random_pin
 from tests.conftest import ROOT
 from tests.robustness.boxproc import free_port
 from web import create_app

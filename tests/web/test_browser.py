@@ -9,38 +9,24 @@ import json
 import os
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
-from companion.rating import LINES, rating_key
-from companion.store import Store
-from companion.table import Table
+from companion.game.rating import lines, rating_key
+from companion.game.store import Store
+from companion.game.table import Table
 from web import create_app
 from web.i18n import translations
 
-from .conftest import ARTIFACTS, PIN, LiveServer
+from .conftest import ARTIFACTS, DESKTOP, PHONE, PIN, TIMEOUT_MS, LiveServer
 
 pytestmark = pytest.mark.slow  # drives Chromium
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-TIMEOUT_MS = 10_000  # generous: the whole suite may be running on two busy cores
 expect.set_options(timeout=TIMEOUT_MS)
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "ah2ac2-3p.jsonl")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser: Browser, size: dict[str, int], problems: list[str]) -> Page:
@@ -155,12 +141,12 @@ def test_whole_game_live_with_corrections_and_end_screen(browser: Browser, live:
     for p in (page, watcher):
         expect(p.locator("#over")).to_be_visible()
         expect(p.locator("#over-score")).to_have_text("24")
-        expect(p.locator("#over-rating")).to_have_text(LINES["en"][rating_key(24, 25)])
+        expect(p.locator("#over-rating")).to_have_text(lines("en")[rating_key(24, 25)])
     shot(page, "end-phone-en")
     for lang in ("en", "pl", "de", "cs"):
         for p, size in ((page, "phone"), (watcher, "desktop")):
             p.goto(f"{live.url}/?lang={lang}")
-            expect(p.locator("#over-rating")).to_have_text(LINES[lang][rating_key(24, 25)])
+            expect(p.locator("#over-rating")).to_have_text(lines(lang)[rating_key(24, 25)])
             expect(p.locator("#over-title")).to_have_text(translations(lang).gettext("The show is over"))
             expect(p.locator("html")).to_have_attribute("lang", lang)
             shot(p, f"end-{size}-{lang}")

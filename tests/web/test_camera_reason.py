@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import pytest
 
-from companion.table import Table
+from companion.game.table import Table
 from web import close_app, create_app
 
 
@@ -51,14 +51,13 @@ def test_the_reason_is_documented_and_the_page_has_its_place(table):
 def test_the_page_shows_the_reason_while_the_camera_is_in_fault(table):
     from playwright.sync_api import expect, sync_playwright
 
-    from .conftest import LiveServer
-    from .test_browser import CHROMIUM_ARGS
+    from .conftest import CHROMIUM, CHROMIUM_ARGS, LiveServer
     reason = {"now": "the deck profile /x.profile is missing: make one with `companion teach`"}
     status = {"now": "fault"}
     server = LiveServer(create_app(table, camera_status=lambda: status["now"], camera_reason=lambda: reason["now"]))
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page()
             page.goto(server.url + "/")
             expect(page.locator("#camera")).to_have_attribute("data-state", "fault", timeout=10_000)

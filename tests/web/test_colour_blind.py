@@ -11,7 +11,6 @@ import io
 import json
 import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -20,14 +19,14 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings, target
 from hypothesis import strategies as st
 from PIL import Image
-from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, expect
 
-from companion.table import Change, CommandError, Table
+from companion.game.table import Change, CommandError, Table
 from web.i18n import translations
 from web.pages import client_strings
 
-from .conftest import ARTIFACTS, PIN, LiveServer
-from .test_browser import CHROMIUM_ARGS, DESKTOP, PHONE, TIMEOUT_MS, api
+from .conftest import ARTIFACTS, DESKTOP, PHONE, PIN, TIMEOUT_MS, LiveServer
+from .test_browser import api
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0; rows give linear R', G', B' from R, G, B.
 MACHADO = {
@@ -70,14 +69,6 @@ def test_the_page_has_words_for_every_alert_with_the_params_it_names(app: Flask,
         assert set(PLACEHOLDER.findall(words[change.kind])) <= set(change.params), change
     lost = {c.params["card"] for c in alerts if c.kind == "last_copy_lost"}
     assert lost <= set(discards)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def open_page(browser: Browser, size: dict[str, int], problems: list[str], **context: Any) -> Page:

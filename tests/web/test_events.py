@@ -8,8 +8,8 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-from companion.store import Store
-from companion.table import Table
+from companion.game.store import Store
+from companion.game.table import Table
 from web import create_app
 from web.events import QUEUE_SIZE, Broadcaster
 

@@ -8,7 +8,7 @@ from typing import Any
 from flask.testing import FlaskClient
 from PIL import Image
 
-from companion.table import Table
+from companion.game.table import Table
 from web import close_app, create_app
 from web.chart import score_chart
 
@@ -115,8 +115,8 @@ def test_no_demo_parts_on_the_box(client: FlaskClient) -> None:
 def test_setup_offers_every_variant_option_with_values_the_rules_accept(app: Any) -> None:
     from dataclasses import fields
 
-    from companion.cards import SUIT_NAMES
-    from companion.variants import Variant, parse_variant
+    from companion.game.cards import SUIT_NAMES
+    from companion.game.variants import Variant, parse_variant
     from web.pages import OPTION_VALUES, suit_names
     offered = set(OPTION_VALUES) | {"preset", "black_values"}
     assert offered == {f.name for f in fields(Variant)}

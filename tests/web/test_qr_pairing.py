@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.pairing import Pairing
+from companion.game.pairing import Pairing
 from hardware.box import Box
 from hardware.display import get_display
 from hardware.status import BootStatus
@@ -115,8 +115,8 @@ def test_the_app_shares_the_tokens_it_is_given(table: Any, store: Any) -> None:
 
 
 def test_the_companion_shares_one_keeper_between_its_screen_and_its_page(tmp_path: Any, monkeypatch: Any) -> None:
-    from companion.app import Companion, RunOptions
-    from companion.config import parse_config
+    from companion.app.config import parse_config
+    from companion.app.wiring import Companion, RunOptions
     monkeypatch.setattr("hardware.status.local_address", lambda port: "127.0.0.1:8000")
     box = Companion(parse_config({"display": {"driver": "dummy"}}), RunOptions("127.0.0.1", 0, "1357", str(tmp_path)),
                     use_buttons=False)

@@ -12,12 +12,12 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.cli import main as companion
-from companion.simulation import SimulatedGame
-from companion.store import GameRecord, Store
-from companion.table import Table
-from companion.tablelog import TableLog
-from companion.variants import parse_variant
+from companion.app.cli import main as companion
+from companion.game.simulation import SimulatedGame
+from companion.game.store import GameRecord, Store
+from companion.game.table import Table
+from companion.game.tablelog import TableLog
+from companion.game.variants import parse_variant
 from web import close_app, create_app
 from web.chart import BOTTOM, HEIGHT, TOP, score_chart
 from web.export import COLUMNS, rows, to_csv

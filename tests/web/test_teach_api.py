@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from companion.config import load_config
-from companion.recognition import CameraService
-from companion.store import Store
-from companion.table import Table
-from companion.teaching import Teacher
+from companion.app.config import load_config
+from companion.app.recognition import CameraService
+from companion.app.teaching import Teacher
+from companion.game.store import Store
+from companion.game.table import Table
 from tests.vision.family import Family, ShowsAsked
 from vision.guided import GuidedSession
 from vision.watcher import make_watcher

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from companion.app import Companion, RunOptions, demo_camera
-from companion.config import Config, load_config
-from companion.demo import TableScene
-from companion.demofamily import DemoFamily
-from companion.variants import parse_variant
+from companion.app.config import Config, load_config
+from companion.app.demo import TableScene
+from companion.app.demofamily import DemoFamily
+from companion.app.wiring import Companion, RunOptions, demo_camera
+from companion.game.variants import parse_variant
 from hardware.screens import Teaching
 from vision import finder
 from vision.guided import card_kinds
 
-from .conftest import ARTIFACTS, PIN, LiveServer
-from .test_browser import PHONE, browser, open_page  # noqa: F401 - the module's Chromium fixture
+from .conftest import ARTIFACTS, PHONE, PIN, LiveServer
+from .test_browser import open_page
 
 pytestmark = pytest.mark.slow  # drives Chromium
 
@@ -62,7 +62,7 @@ def expect_crop(page: Page, selector: str) -> None:
     page.wait_for_function(f"document.querySelector('{selector}').naturalWidth === {finder.CROP[0]}")
 
 
-def test_cards_are_taken_shown_and_retaken_then_cancelled(browser: Browser, box: Any) -> None:  # noqa: F811
+def test_cards_are_taken_shown_and_retaken_then_cancelled(browser: Browser, box: Any) -> None:
     companion, server = box
     problems: list[str] = []
     page = open_page(browser, PHONE, problems)
@@ -96,7 +96,7 @@ def test_cards_are_taken_shown_and_retaken_then_cancelled(browser: Browser, box:
     assert problems == []
 
 
-def test_the_page_leads_in_polish_and_asks_for_the_pin(browser: Browser, box: Any) -> None:  # noqa: F811
+def test_the_page_leads_in_polish_and_asks_for_the_pin(browser: Browser, box: Any) -> None:
     _, server = box
     problems: list[str] = []
     page = open_page(browser, PHONE, problems)
@@ -106,13 +106,13 @@ def test_the_page_leads_in_polish_and_asks_for_the_pin(browser: Browser, box: An
     expect(page.locator("#teach-error")).to_have_text("Wpisz PIN z ekranu pudełka, aby je uczyć.")
     pair(page, server.url)
     page.click("#teach-go")
-    expect(page.locator("#teach-ask")).to_have_text("Połóż tę kartę na polu PLAY: czerwony 1")
+    expect(page.locator("#teach-ask")).to_have_text("Połóż tę kartę na polu PLAY: czerwona 1")
     page.click("#teach-cancel")
     expect(page.locator("#teach-result-text")).to_have_text("Nauka przerwana.")
     assert [p for p in problems if "401" not in p] == []
 
 
-def test_a_whole_deck_is_taught_fitted_saved_and_used(browser: Browser, box: Any) -> None:  # noqa: F811
+def test_a_whole_deck_is_taught_fitted_saved_and_used(browser: Browser, box: Any) -> None:
     companion, server = box
     problems: list[str] = []
     page = open_page(browser, PHONE, problems)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from .variants import PRESETS, VariantError, parse_variant
+from companion.game.variants import PRESETS, VariantError, parse_variant
+from companion.words import LANGUAGES
 
-LANGUAGES = ("en", "pl", "de", "cs")
 CONFIG_NAME = "config.toml"
 DRIVERS = ("auto", "ssd1306", "sh1106", "dummy")
 BUTTONS = ("hint", "undo", "ok")

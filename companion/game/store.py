@@ -53,6 +53,8 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (game_id, seq)
 );
 """,
+    # the language chosen for the game (NULL: the box's own, and every game stored before this)
+    "ALTER TABLE games ADD COLUMN lang TEXT;",
 )
 SCHEMA_VERSION = len(UPGRADES)
 
@@ -96,6 +98,7 @@ class GameRecord:
     score: int
     max_score: int
     outcome: str
+    lang: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -247,13 +250,14 @@ class Store:
             if self._db is not None:
                 self._db.close()
 
-    def new_game(self, players: list[str], variant: Any, max_score: int) -> int:
-        """Create a game and its first event ("game") in one durable transaction."""
+    def new_game(self, players: list[str], variant: Any, max_score: int, lang: str | None = None) -> int:
+        """Create a game and its first event ("game") in one durable transaction; ``lang`` is the
+        language chosen for it (None: the box's)."""
         now = time.time()
         with self._transaction() as db:
             cur = db.execute(
-                "INSERT INTO games (created, players, variant, updated, max_score) VALUES (?, ?, ?, ?, ?)",
-                (now, json.dumps(players), json.dumps(variant), now, max_score))
+                "INSERT INTO games (created, players, variant, updated, max_score, lang) VALUES (?, ?, ?, ?, ?, ?)",
+                (now, json.dumps(players), json.dumps(variant), now, max_score, lang))
             game_id = int(cur.lastrowid)  # type: ignore[arg-type]
             db.execute("INSERT INTO events (game_id, seq, kind, payload, at) VALUES (?, 0, 'game', ?, ?)",
                        (game_id, json.dumps({"players": players, "variant": variant}), now))
@@ -327,13 +331,13 @@ class Store:
             return self._db.execute(sql, params).fetchall()
 
 
-_GAME_COLS = "id, created, players, variant, updated, actions, score, max_score, outcome"
+_GAME_COLS = "id, created, players, variant, updated, actions, score, max_score, outcome, lang"
 
 
 def _game(row: tuple[Any, ...]) -> GameRecord:
-    gid, created, players, variant, updated, actions, score, max_score, outcome = row
+    gid, created, players, variant, updated, actions, score, max_score, outcome, lang = row
     return GameRecord(gid, created, json.loads(players), json.loads(variant), updated, actions,
-                      score, max_score, outcome)
+                      score, max_score, outcome, lang)
 
 
 def clock_was_set(at: float) -> bool:

@@ -11,7 +11,7 @@ from .demo import DemoDriver, TableScene
 
 
 class DemoFamily:
-    """Listens to ``teacher`` (a ``companion.teaching.Teacher``); ``delay``: seconds between lifting
+    """Listens to ``teacher`` (a ``companion.app.teaching.Teacher``); ``delay``: seconds between lifting
     a card and laying the next, as a hand would take."""
 
     def __init__(self, teacher: Any, scene: TableScene, driver: DemoDriver | None = None, delay: float = 0.4):

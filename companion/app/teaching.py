@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.variants import VariantError, parse_variant
+
 from .config import ConfigError
 from .recognition import CameraService, one_line
 from .settingsfile import set_key
-from .variants import VariantError, parse_variant
 
 log = logging.getLogger(__name__)
 

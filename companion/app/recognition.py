@@ -11,20 +11,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from .table import CommandError, Table
+from companion.game.camera import CameraEvent, CardPlaced, Source, Watcher
+from companion.game.table import CommandError, Table
 
 log = logging.getLogger(__name__)
-
-
-class Source(Protocol):
-    def read(self) -> Any: ...
-    def close(self) -> None: ...
-
-
-class Watcher(Protocol):
-    def feed(self, frame: Any, now: float) -> list[Any]: ...
 
 
 # Why the camera is in fault: model (the card classifier), profile (the deck profile), camera (opening
@@ -129,22 +121,20 @@ class CameraService:
     def paused(self) -> bool:
         return self._borrowed is not None
 
-    def handle(self, event: Any) -> None:
+    def handle(self, event: CameraEvent) -> None:
         """Turn one watcher event into a table command (cleared zones need none)."""
-        card = getattr(event, "card", None)
-        zone = getattr(event, "zone", None)
-        if zone not in ("play", "discard"):
+        if not isinstance(event, CardPlaced) or event.zone not in ("play", "discard"):
             return
-        candidates = [str(c) for c in getattr(event, "candidates", ()) or ()]
-        confidence = float(getattr(event, "confidence", 0.0))
+        card, zone = event.card, event.zone
+        candidates = list(event.candidates)
         try:
-            if card is not None and confidence >= self.confidence:
-                self.table.act({"type": zone, "card": str(card)})
+            if card is not None and event.confidence >= self.confidence:
+                self.table.act({"type": zone, "card": card})
             else:
-                guess = str(card) if card is not None else (candidates[0] if candidates else None)
+                guess = card if card is not None else (candidates[0] if candidates else None)
                 if guess is None:
                     return
-                self.table.propose({"type": zone, "card": guess}, confidence, candidates or [guess])
+                self.table.propose({"type": zone, "card": guess}, event.confidence, candidates or [guess])
         except CommandError as e:
             log.info("camera saw %s in %s, refused: %s", card, zone, e)
             if self.on_refused is not None:

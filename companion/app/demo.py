@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .simulation import SimulatedGame
-from .table import CommandError, Table
-from .variants import Variant
+from companion.game.simulation import SimulatedGame
+from companion.game.table import CommandError, Table
+from companion.game.variants import Variant
 
 log = logging.getLogger(__name__)
 

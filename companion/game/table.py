@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from companion.words import LANGUAGES
+
 from .cards import CardError, parse_card
 from .rating import rating_line
 from .rules import IllegalAction, LogError, State, apply, new_game, parse_action
@@ -276,6 +278,7 @@ class Table:
         self._delivering = threading.Lock()     # held by the one thread delivering the outbox
         self._game: Game | None = None
         self.game_id: int | None = None
+        self.lang: str | None = None            # the language chosen for the game; None: the box's
         self.last_event: Change | None = None
         self._seq = 0
         if store is not None:
@@ -358,8 +361,12 @@ class Table:
                 self._listeners.remove(fn)
 
     # -- commands -----------------------------------------------------------------------------
-    def new_game(self, players: Any, variant: Any = "base", first_player: int = 0) -> Change:
-        """Start a game; names are kept in turn order, starting with ``first_player``."""
+    def new_game(self, players: Any, variant: Any = "base", first_player: int = 0,
+                 lang: str | None = None) -> Change:
+        """Start a game; names are kept in turn order, starting with ``first_player``. ``lang`` is the
+        language chosen for the game, stored with it (None: the box's own)."""
+        if lang is not None and lang not in LANGUAGES:
+            raise CommandError(f"lang is one of {', '.join(LANGUAGES)}; got {lang!r}")
         try:
             names = player_names(players)
             v = parse_variant(variant)
@@ -374,10 +381,10 @@ class Table:
             game = apply_event(None, event)
             if self.store is not None:
                 try:
-                    self.game_id = self.store.new_game(list(names), v.to_json(), v.max_score)
+                    self.game_id = self.store.new_game(list(names), v.to_json(), v.max_score, lang)
                 except StoreWriteError as e:
                     raise StoreFault(e) from None
-            self._game, self._seq = game, 1
+            self._game, self._seq, self.lang = game, 1, lang
             return [Change("new_game", f"new game: {', '.join(names)}",
                            {"players": list(names), "variant": v.to_json()})]
         return self._command(run)
@@ -519,7 +526,7 @@ class Table:
         if game is None:  # every game is stored with its first event: this one was cut short
             raise CommandError(f"game {rec.id} has no events in the store")
         with self._lock:
-            self._game, self.game_id, self._seq = game, rec.id, events[-1].seq + 1
+            self._game, self.game_id, self._seq, self.lang = game, rec.id, events[-1].seq + 1, rec.lang
             self.last_event = Change("restored", "game restored after a restart", {"actions": len(game.actions)})
 
 

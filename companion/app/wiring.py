@@ -15,12 +15,13 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from companion.game.pairing import Pairing
+from companion.game.store import Store, default_data_dir
+from companion.game.table import Table
+
 from . import sdnotify
 from .config import Config
-from .pairing import Pairing
 from .recognition import CameraFault, CameraService, Source, Watcher, one_line
-from .store import Store, default_data_dir
-from .table import Table
 
 log = logging.getLogger(__name__)
 
@@ -225,8 +226,7 @@ def camera_from_config(config: Config) -> CameraParts:
     once, so a missing model or profile shows at once)."""
     spec = camera_source(config)
     profile = config.camera.profile or None
-    zones = ({"play": _rect(config.camera.play_zone), "discard": _rect(config.camera.discard_zone)}
-             if config.camera.play_zone else None)
+    zones = table_zones(config)
     return CameraParts(None if spec == "none" else lambda: open_camera(spec),
                        lambda: build_watcher(profile, zones), zones)
 
@@ -238,6 +238,12 @@ def open_camera(spec: str) -> Source:
         return open_source(spec)
     except Exception as e:
         raise CameraFault("camera", one_line(e)) from None
+
+
+def table_zones(config: Config) -> dict[str, Rect] | None:
+    """The zones the settings draw on a table without the printed mat (None: the mat's own)."""
+    cam = config.camera
+    return {"play": _rect(cam.play_zone), "discard": _rect(cam.discard_zone)} if cam.play_zone else None
 
 
 def _rect(values: list[float]) -> Rect:

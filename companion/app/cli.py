@@ -7,14 +7,19 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from companion.game.rating import rating_line
+from companion.game.rules import IllegalAction, LogError, State
+from companion.game.store import StoreError, default_data_dir
+from companion.game.tablelog import loads, parse_log
+from companion.game.variants import PRESETS
+from companion.words import LANGUAGES
 
 from .config import CONFIG_NAME, ConfigError, load_config
-from .rating import rating_line
-from .rules import IllegalAction, LogError, State
-from .store import StoreError, default_data_dir
-from .tablelog import loads, parse_log
-from .variants import PRESETS
+
+if TYPE_CHECKING:
+    from vision.commands import LessonCamera
 
 SYSTEM_CONFIG = "/etc/hanabi-companion/config.toml"
 
@@ -165,7 +170,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .app import Companion, RunOptions
+    from .wiring import Companion, RunOptions
     try:
         path = config_path(args)
         config = load_config(path)
@@ -186,10 +191,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .app import Companion, RunOptions, demo_camera
+    from companion.game.variants import VariantError, parse_variant
+
     from .demo import DemoDriver, TableScene
     from .demofamily import DemoFamily
-    from .variants import VariantError, parse_variant
+    from .wiring import Companion, RunOptions, demo_camera
     try:
         variant = parse_variant(json.loads(args.variant) if args.variant.startswith("{") else args.variant)
     except (VariantError, json.JSONDecodeError) as e:
@@ -252,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="fold a table log and print the final state")
     r.add_argument("log", help="a table log (.json), many games (.jsonl), or - for standard input")
     r.add_argument("--json", action="store_true", help="print JSON")
-    r.add_argument("--lang", default="en", choices=("en", "pl", "de", "cs"), help="language of the rating line")
+    r.add_argument("--lang", default="en", choices=LANGUAGES, help="language of the rating line")
     r.set_defaults(func=cmd_replay)
     v = sub.add_parser("variants", help="list the variant presets")
     v.add_argument("--json", action="store_true")
@@ -280,13 +286,18 @@ def build_parser() -> argparse.ArgumentParser:
     doc.add_argument("--data", help="folder of the game store (where config.toml may be)")
     doc.add_argument("--config", help=f"settings file (default: DATA/{CONFIG_NAME} or {SYSTEM_CONFIG})")
     doc.set_defaults(func=cmd_doctor)
-    try:
-        from vision.commands import register
-    except ImportError:  # an install without the vision extras still replays games
-        pass
-    else:
-        register(sub)
+    from vision.commands import register
+    register(sub, lesson_camera)
     return p
+
+
+def lesson_camera(args: argparse.Namespace) -> LessonCamera:
+    """The camera settings ``companion teach --camera`` uses: the box's (``--config``, ``--data``)."""
+    from vision.commands import LessonCamera
+
+    from .wiring import camera_source, table_zones
+    config = load_config(config_path(args))
+    return LessonCamera(camera_source(config), config.camera.fps, table_zones(config))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,7 +75,7 @@ def examine(path: str | None, machine: Machine | None = None) -> list[Check]:
 
 
 def model() -> Check:
-    from .app import build_watcher
+    from .wiring import build_watcher
     try:
         build_watcher(None)
     except CameraFault as e:
@@ -86,7 +86,7 @@ def model() -> Check:
 
 
 def profile(config: Config) -> Check:
-    from .app import load_profile
+    from .wiring import load_profile
     path = config.camera.profile
     if not path:
         return Check("profile", True, "none: the general classifier reads the cards "
@@ -99,7 +99,7 @@ def profile(config: Config) -> Check:
 
 
 def camera(config: Config, machine: Machine) -> Check:
-    from .app import open_camera
+    from .wiring import open_camera
     spec = config.camera.source
     if spec == "auto":
         spec = "picamera2" if machine.on_pi() else "none"

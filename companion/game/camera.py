@@ -1,0 +1,44 @@
+"""What a camera tells the game, and the parts the composition root plugs together to hear it.
+
+The vision package produces these events and implements the protocols; the app's camera service
+consumes them. Both sides depend on this module, never on each other, so the game can be driven by
+a real camera, a recorded folder of frames or a test without the wiring knowing which.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class CardPlaced:
+    """A card newly lying on top in ``zone`` (``play`` or ``discard``); ``card`` is None when the
+    reader could not tell, ``candidates`` are its best guesses in order."""
+
+    zone: str
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZoneCleared:
+    """Nothing lies in ``zone`` any more."""
+
+    zone: str
+
+
+CameraEvent = CardPlaced | ZoneCleared
+
+
+class Source(Protocol):
+    """Frames, one at a time, from wherever they come."""
+
+    def read(self) -> Any: ...
+    def close(self) -> None: ...
+
+
+class Watcher(Protocol):
+    """Turns a stream of frames into events, once per card laid."""
+
+    def feed(self, frame: Any, now: float) -> list[CameraEvent]: ...
