@@ -62,7 +62,7 @@ def _read_net(path: str) -> cv2.dnn.Net:
 
 
 PATCH_ROWS = 40  # each end of the card read on its own: the top 40 rows (27 mm) of the crop, numeral and all
-CHANNELS = 5     # lightness and ink against the patch's own face, the colour, absolute lightness
+CHANNELS = 7     # lightness and ink against the patch's own face, colour, absolute lightness, the ink's own colour
 
 
 def ends(crops: list[np.ndarray]) -> list[np.ndarray]:
@@ -78,19 +78,23 @@ def to_blob(patches: list[np.ndarray]) -> np.ndarray:
     """Patches (BGR, all one size) → the network's input, NCHW floats. The face's colour differs
     from deck to deck (a blue gradient, a night sky, cream paper), so each patch is described
     against its own median: lightness and ink strength relative to the face, the colour and
-    absolute lightness. All patches at once: one colour conversion, no per-patch loop."""
+    absolute lightness, and the colour of the ink alone (zero on the face) — the suit is the
+    ink's colour, not the face's. All patches at once: one colour conversion, no per-patch loop."""
     n, (h, w) = len(patches), patches[0].shape[:2]
     lab = cv2.cvtColor(np.concatenate(patches, axis=0), cv2.COLOR_BGR2Lab).astype(np.float32).reshape(n, h * w, 3)
     face = np.stack([_quantile(lab[..., c], 0.5) for c in range(3)], -1)
     d = lab - face[:, None, :]
     ink = np.sqrt(d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
     strength = ink / np.maximum(_quantile(ink, 0.97), 15.0)[:, None]
+    only_ink = np.minimum(strength, 1.0) ** 2
     out = np.empty((n, CHANNELS, h * w), np.float32)
     out[:, 0] = d[..., 0] / 50.0
     out[:, 1] = (lab[..., 1] - 128.0) / 25.0
     out[:, 2] = (lab[..., 2] - 128.0) / 25.0
     out[:, 3] = strength
     out[:, 4] = (lab[..., 0] - 128.0) / 70.0
+    out[:, 5] = out[:, 1] * only_ink
+    out[:, 6] = out[:, 2] * only_ink
     return out.reshape(n, CHANNELS, h, w)
 
 
@@ -102,6 +106,27 @@ def _quantile(a: np.ndarray, q: float) -> np.ndarray:
     hi = min(lo + 1, a.shape[1] - 1)
     part = np.partition(a, (lo, hi), axis=1)
     return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
+
+
+INK_WEIGHT = 0.3  # the ink summary beside the unit-length network features (the deck's model whitens both)
+
+
+def ink_summary(blob: np.ndarray) -> np.ndarray:
+    """Per patch of a ``to_blob`` input: the ink's mean lightness against the face and colour, the
+    spread of its colour (a rainbow's is wide), and its share of the patch. One photo of each kind
+    shows a deck's own inks, so a taught deck tells its suits apart by them even where the general
+    network, never having seen such a face, cannot."""
+    n = len(blob)
+    w = (np.minimum(blob[:, 3], 1.0) ** 2).reshape(n, -1)
+    total = w.sum(1) + 1e-3
+    out = [w.mean(1)]
+    for ch in (0, 1, 2):
+        x = blob[:, ch].reshape(n, -1)
+        mean = (x * w).sum(1) / total
+        out.append(mean)
+        if ch:
+            out.append(np.sqrt(np.maximum((x * x * w).sum(1) / total - mean ** 2, 0.0)))
+    return np.stack(out, 1).astype(np.float32)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
@@ -141,14 +166,14 @@ class Classifier:
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities, and what a deck's model sees of each crop: the network's unit-length
-        features of both ends."""
+        features of both ends, and the ink's colour and share on each end."""
         blob = to_blob(ends(crops))
         self._net.setInput(blob)
         suit, value, features = self._net.forward(["suit", "value", "features"])
         features = features.reshape(len(crops), -1)  # both ends of a card side by side
         features /= np.linalg.norm(features, axis=1, keepdims=True) + 1e-9
         probs = card_probabilities(suit.reshape(2 * len(crops), -1), value.reshape(2 * len(crops), -1))
-        return probs, features
+        return probs, np.concatenate([features, INK_WEIGHT * ink_summary(blob).reshape(len(crops), -1)], 1)
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop (``_run``), for many crops."""

@@ -90,4 +90,7 @@ def test_the_smoke_check_passes_on_the_installed_program(installed, tmp_path, co
     smoke_json = json.loads(lines["recognize"][lines["recognize"].index("{"):])
     (checkout,) = recognize(companion_cmd, [CAMERA_FRAME], ROOT)
     assert smoke_json == checkout
-    assert [(c["zone"], c["card"]) for c in checkout["cards"] if c["card"]] == [("play", "y4")]
+    read = {c["zone"]: c["card"] for c in checkout["cards"]}
+    # the frame: a yellow 4 in PLAY beside a glare spot; a blue 4 lies in DISCARD, half lost in the
+    # glare, so the reader may name it or stay unsure, but never call it anything else
+    assert read["play"] == "y4" and read.get("discard") in ("b4", None), read
