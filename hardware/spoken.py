@@ -102,8 +102,8 @@ def _noun(noun: str, n: int, lang: str) -> str:
 def left(n: int, noun: str, lang: str) -> str:
     """"Five clock tokens left", "zostały dwie tury", "noch ein Zug", "nezbývá žádný tah"."""
     gender = _GENDERS_OF[lang][noun]
-    one, many = _noun(noun, 1, lang), _noun(noun, 5, lang)
     if n <= 0:
+        one, many = _noun(noun, 1, lang), _noun(noun, 5, lang)
         return {"en": f"no {many} left", "de": f"keine {many} mehr",
                 "pl": f"nie została żadna {one}" if gender == "f" else f"nie został żaden {one}",
                 "cs": f"nezbývá žádný {one}"}[lang]

@@ -164,30 +164,35 @@ class Classifier:
         if self.profile is not None and self.profile.network != model_hash():
             self.profile.fit(self)  # taught with another network: its features have changed
 
-    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities, and what a deck's model sees of each crop: the network's unit-length
-        features of both ends, and the ink's colour and share on each end."""
+    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities, the network's features of both ends side by side, and its input."""
         blob = to_blob(ends(crops))
         self._net.setInput(blob)
         suit, value, features = self._net.forward(["suit", "value", "features"])
-        features = features.reshape(len(crops), -1)  # both ends of a card side by side
-        features /= np.linalg.norm(features, axis=1, keepdims=True) + 1e-9
         probs = card_probabilities(suit.reshape(2 * len(crops), -1), value.reshape(2 * len(crops), -1))
-        return probs, np.concatenate([features, INK_WEIGHT * ink_summary(blob).reshape(len(crops), -1)], 1)
+        return probs, features.reshape(len(crops), -1), blob
+
+    @staticmethod
+    def _deck_view(features: np.ndarray, blob: np.ndarray) -> np.ndarray:
+        """What a deck's model sees of each crop: the network's unit-length features of both ends,
+        and the ink's colour and share on each end. Only a taught deck needs it: untaught reading
+        skips it."""
+        unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-9)
+        return np.concatenate([unit, INK_WEIGHT * ink_summary(blob).reshape(len(features), -1)], 1)
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
-        """What a deck's model sees of each crop (``_run``), for many crops."""
-        return np.concatenate([self._run(crops[i:i + 256])[1] for i in range(0, len(crops), 256)])
+        """What a deck's model sees of each crop (``_deck_view``), for many crops."""
+        return np.concatenate([self._deck_view(*self._run(crops[i:i + 256])[1:]) for i in range(0, len(crops), 256)])
 
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
         A card that does not fit the deck, or any card while the profile seems to be of another
         deck, is read by the general network alone."""
-        probs, features = self._run(crops)
+        probs, features, blob = self._run(crops)
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
             return probs, None
-        taught, distance = deck.posterior(features, teach.face_colours(crops), LABELS)
+        taught, distance = deck.posterior(self._deck_view(features, blob), teach.face_colours(crops), LABELS)
         fits = distance <= teach.FIT_MARGIN
         self._recent.extend(float(d) for d in distance)
         # the deck's model leads; the network still settles what the deck's model leaves open
