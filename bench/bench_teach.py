@@ -12,7 +12,7 @@ frames (after the first two) on which the box reports that the profile does not 
 same share with the deck's own profile (false alarms).
 
     python bench/bench_teach.py                          # 200 scenes per family, one deck each
-    python bench/bench_teach.py --families training --first-deck 30000   # while developing the teaching
+    python bench/bench_teach.py --families tuning    # while developing the teaching
     taskset -c 0 python bench/bench_teach.py --frames 700 --decks 2   # one core, as the budget says
 """
 import argparse
@@ -76,12 +76,12 @@ def main() -> None:
     p.add_argument("--decks", type=int, default=1, help="decks per family (the scenes are shared out)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
     p.add_argument("--families", default="held-out",
-                   help="held-out (default) or training: develop the teaching on training families' decks only")
+                   help="held-out (default), or tuning or training: develop the teaching on those only")
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of the first deck of each family")
     args = p.parse_args()
     cv2.setNumThreads(1)
     plain = Recognizer(Classifier())
-    families = designs.TRAINING if args.families == "training" else designs.HELD_OUT
+    families = {"training": designs.TRAINING, "tuning": designs.TUNING}.get(args.families, designs.HELD_OUT)
     rows: dict[str, dict[str, float]] = {}
     profiles: dict[str, list] = {}
     seen: dict[str, list] = {}

@@ -5,8 +5,10 @@ skyline, cream paper, white, black) and carry the suit only in the colour of the
 art; the value is a numeral in some display font in two or four corners (half upside down), often
 beside a small glyph, sometimes also as that many bursts or as pips down the long sides. A
 *family* draws random decks of one such structure. Families marked ``held_out`` are structurally
-unlike every training family; they exist only to measure how well the reader copes with a deck it
-was never taught, and must never be used for training or tuning.
+unlike every training family and never used for training. Of these, the ``tuning`` families may be
+looked at while the reader and the teaching are developed (choices of features, weights,
+thresholds); the rest (``HELD_OUT``) exist only to measure how well the reader copes with a deck
+it was never taught, and must never be used for training or tuning.
 """
 from __future__ import annotations
 
@@ -128,7 +130,8 @@ class DeckDesign:
 
     family: str
     seed: int
-    face: str                  # solid, gradient, paper, texture, tinted, night, skyline, blue-gradient
+    face: str                  # solid, gradient, paper, texture, tinted, random, night, skyline, blue-gradient,
+                               # sepia, grid
     colours: tuple[BGR, BGR]   # the face's colours (gradient ends, or base and texture)
     palette: tuple[BGR, ...]   # ink of each suit, in SUITS order
     outline: BGR | None        # drawn round inks that would vanish on the face
@@ -218,6 +221,57 @@ def _face(design: DeckDesign) -> np.ndarray:
                     if rng.random() < 0.3:
                         cv2.rectangle(img, (wx, wy), (wx + 2, wy + 3), (90, 200, 230), -1)
             x += bw + int(rng.integers(0, 5))
+    elif design.face == "random":  # any picture behind the print: shapes, dots and lines in the face's hues
+        img = _gradient(c0, c1, vertical=bool(design.seed % 2))
+        base = (np.array(c0, np.float32) + np.array(c1, np.float32)) / 2
+        for _ in range(int(rng.integers(0, 5))):
+            tone = tuple(float(v) for v in np.clip(base * rng.uniform(0.3, 1.7) + rng.normal(0, 12, 3), 0, 255))
+            kind = int(rng.integers(5))
+            layer: np.ndarray = img.copy()
+            if kind == 0:  # silhouettes rising from the bottom (towers, roofs, trees)
+                x = 0
+                while x < w:
+                    bw, bh = int(rng.integers(10, 45)), int(rng.uniform(0.1, 0.45) * h)
+                    cv2.rectangle(layer, (x, h - bh), (x + bw, h), tone, -1)
+                    x += bw + int(rng.integers(0, 12))
+            elif kind == 1:  # stars or dots
+                for _ in range(int(rng.integers(20, 120))):
+                    cv2.circle(layer, tuple(int(v) for v in rng.uniform([0, 0], [w, h])), int(rng.integers(1, 3)),
+                               tone, -1)
+            elif kind == 2:  # lines: a grid, rays or stripes
+                step = int(rng.integers(10, 30))
+                for k in range(-h, w + h, step):
+                    lean = int(rng.choice([0, h // 2, -h // 2]))
+                    cv2.line(layer, (k, 0), (k + lean, h), tone, int(rng.integers(1, 3)))
+            elif kind == 3:  # big soft blobs: clouds, smoke
+                for _ in range(int(rng.integers(2, 7))):
+                    cv2.circle(layer, tuple(int(v) for v in rng.uniform([0, 0], [w, h])), int(rng.integers(15, 60)),
+                               tone, -1)
+                layer = cv2.GaussianBlur(layer, (0, 0), 9)
+            else:  # a frame inside the edge
+                m = int(rng.integers(6, 24))
+                cv2.rectangle(layer, (m, m), (w - m, h - m), tone, int(rng.integers(1, 4)))
+            a = float(rng.uniform(0.3, 1.0))
+            img = (img * (1 - a) + layer * a).astype(np.float32)
+    elif design.face == "sepia":  # aged paper: grain, darkening towards the edges, foxing spots
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = c0
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        edge = np.clip(((xx / w - 0.5) ** 2 + (yy / h - 0.5) ** 2) * 3.2, 0, 1)[..., None]
+        img = img * (1 - edge) + np.array(c1, np.float32) * edge
+        img += cv2.resize(rng.normal(0, 5, (h // 8, w // 8)).astype(np.float32), (w, h))[..., None]
+        for _ in range(12):
+            spot = tuple(int(v) for v in rng.uniform([0, 0], [w, h]))
+            cv2.circle(img, spot, int(rng.integers(1, 4)), tuple(float(v) * 0.8 for v in c0), -1)
+    elif design.face == "grid":  # a blueprint: fine lines every 5 mm, a bolder frame
+        img = np.empty((h, w, 3), np.float32)
+        img[:] = c0
+        step = int(5 * PX_MM)
+        for x in range(step // 2, w, step):
+            cv2.line(img, (x, 0), (x, h), c1, 1)
+        for y in range(step // 2, h, step):
+            cv2.line(img, (0, y), (w, y), c1, 1)
+        cv2.rectangle(img, (14, 14), (w - 15, h - 15), c1, 2)
     else:
         raise ValueError(f"unknown face {design.face!r}")
     return img
@@ -509,6 +563,39 @@ def _coloured_face(rng: np.random.Generator) -> dict:
                 art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 
+def _random_face(rng: np.random.Generator) -> dict:
+    """Any face of any lightness behind any inks: a random gradient with random shapes over it
+    (silhouettes, stars, lines, clouds, frames), and each suit's ink standard, bright, muted or
+    pastel, the suit nearest the face's hue sometimes a light tint of it. No printed edition looks
+    like this; it teaches the reader that nothing but the ink's colour and shape counts."""
+    hue = float(rng.uniform(0, 180))
+    sat, val = float(rng.uniform(0.0, 0.9)), float(rng.uniform(0.1, 0.95))
+    c0 = _hue(hue, sat, val)
+    c1 = _hue(hue + rng.normal(0, 15), sat * rng.uniform(0.6, 1.2),
+              float(np.clip(val * rng.uniform(0.4, 1.4), 0.05, 1)))
+    dark = val < 0.55
+    brown, grey = np.array((55, 85, 115), np.float32), np.array((128, 128, 128), np.float32)
+    inks: dict[str, BGR] = {}
+    for suit in "rygbm":
+        c = np.array((BRIGHT if dark else STANDARD)[suit], np.float32)
+        mode = int(rng.integers(4))
+        if mode == 2:
+            c = c * rng.uniform(0.5, 0.8) + (brown if rng.random() < 0.5 else grey) * rng.uniform(0.2, 0.5)
+        elif mode == 3:
+            c = c * rng.uniform(0.4, 0.7) + 255 * rng.uniform(0.3, 0.6)
+        inks[suit] = _jitter(_bgr(np.clip(c, 0, 255)), rng, 12)
+    nearest, gap = min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
+    if gap < 25 and sat > 0.3 and val < 0.6 and rng.random() < 0.5:  # a light tint shows only on a darker face
+        inks[nearest] = _hue(hue, sat * 0.35, 1.0)
+    inks["w"] = _jitter((250, 250, 250) if dark or rng.random() < 0.5 else (180, 180, 180), rng, 5)
+    inks["k"] = _jitter((30, 30, 30) if not dark or rng.random() < 0.5 else (70, 70, 70), rng, 5)
+    # black powder vanishes on a dark face without its outline; white ink on a light face is grey
+    outline = (_jitter((230, 230, 230), rng, 8) if dark
+               else None if rng.random() < 0.4 else _jitter((50, 50, 50), rng, 8))
+    return dict(face="random", colours=(c0, c1), palette=_palette(rng, dark, **inks), outline=outline,
+                art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
+
+
 def _night_bursts(rng: np.random.Generator) -> dict:
     """Held out: a purple night sky over a pagoda, the value also as that many bursts."""
     c0, c1 = _jitter((70, 20, 45), rng, 6), _jitter((120, 40, 90), rng, 8)
@@ -532,6 +619,23 @@ def _blue_low_contrast(rng: np.random.Generator) -> dict:
     return dict(face="blue-gradient", colours=(c0, c1), palette=palette, outline=None, art="one")
 
 
+def _sepia_print(rng: np.random.Generator) -> dict:
+    """Tuning: aged sepia paper, the inks muted towards brown, white ink outlined in brown."""
+    c0, c1 = _jitter((165, 198, 222), rng, 8), _jitter((95, 130, 165), rng, 8)
+    brown = np.array((55, 85, 115), np.float32)
+    muted = {s: _bgr(np.array(STANDARD[s], np.float32) * 0.6 + brown * 0.4) for s in "rygbm"}
+    palette = _palette(rng, False, **muted, w=_jitter((238, 244, 248), rng, 3), k=_jitter((30, 38, 48), rng, 4))
+    return dict(face="sepia", colours=(c0, c1), palette=palette, outline=(60, 80, 100),
+                art=str(rng.choice(["count", "one", "unrelated"])))
+
+
+def _blueprint_grid(rng: np.random.Generator) -> dict:
+    """Tuning: a dark teal blueprint with a grid, bright inks, the numerals drawn in outline."""
+    c0, c1 = _jitter((75, 58, 18), rng, 6), _jitter((150, 125, 65), rng, 8)
+    return dict(face="grid", colours=(c0, c1), palette=_palette(rng, True), outline=(240, 240, 240),
+                art=str(rng.choice(["numeral", "unrelated", "none"])))
+
+
 @dataclass(frozen=True)
 class Family:
     """A parameterised generator of decks sharing one structure."""
@@ -539,6 +643,8 @@ class Family:
     name: str
     held_out: bool
     make: Callable[[np.random.Generator], dict]
+    tuning: bool = False   # held out from training, but looked at while developing (not a test figure)
+    weight: float = 1.0    # how often training draws it, against the other training families
 
     def design(self, seed: int) -> DeckDesign:
         rng = np.random.default_rng([zlib.crc32(self.name.encode()), seed])
@@ -553,12 +659,16 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("warm-gradient", False, _gradient_face),
     Family("textured", False, _texture),
     Family("coloured-face", False, _coloured_face),
+    Family("random-face", False, _random_face, weight=2.0),
     Family("night-bursts", True, _night_bursts),
     Family("skyline-pips", True, _skyline_pips),
     Family("blue-low-contrast", True, _blue_low_contrast),
+    Family("sepia-print", True, _sepia_print, tuning=True),
+    Family("blueprint-grid", True, _blueprint_grid, tuning=True),
 )}
 TRAINING = tuple(n for n, f in FAMILIES.items() if not f.held_out)
-HELD_OUT = tuple(n for n, f in FAMILIES.items() if f.held_out)
+TUNING = tuple(n for n, f in FAMILIES.items() if f.tuning)
+HELD_OUT = tuple(n for n, f in FAMILIES.items() if f.held_out and not f.tuning)  # the test families
 
 
 def design(family: str, seed: int) -> DeckDesign:

@@ -318,13 +318,16 @@ def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
 
 
 def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
-    """The light changes sharply across the outline (median over it, in grey levels per half-size
-    pixel): a card's edge is a step even when blurred (13 or more for 99% of piles on rendered
-    frames), a glare spot's rim a gentle slope (2 to 3)."""
+    """The light or the colour changes sharply across the outline (median over it, in levels per
+    half-size pixel): a card's edge is a step even when blurred (13 or more for 99% of piles on
+    rendered frames), a glare spot's rim a gentle slope (2 to 3). The colour counts for a card
+    whose edge is as light as the mat but not as grey (a brown vignette on sepia paper)."""
     x, y, w, h = cv2.boundingRect(contour // 2)
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
-    grey = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2GRAY)
-    slope: np.ndarray = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) / 8
+    lab = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2Lab)
+    slopes = [cv2.magnitude(cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)) * weight
+              for c, weight in zip(cv2.split(lab), (1 / 8, 1.5 / 8, 1.5 / 8), strict=True)]
+    slope: np.ndarray = cv2.max(cv2.max(slopes[0], slopes[1]), slopes[2])
     slope = cv2.dilate(slope, np.ones((5, 5), np.uint8))  # the step may lie two pixels off the outline
     return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0])))) >= 5
 

@@ -20,12 +20,13 @@ def test_each_family_draws_every_card_kind_as_a_different_face(family):
     for label, face in drawn.items():
         assert face.shape == (synth.CARD_PX[1], synth.CARD_PX[0], 4), label
         assert face.dtype == np.uint8
-    # no two kinds look the same (the suit or the value would be unreadable)
+    # no two kinds look the same (the suit or the value would be unreadable): at least a numeral's
+    # worth of pixels differ clearly (one firework on every card leaves only the numerals)
     flat = {label: face[..., :3].astype(np.int16) for label, face in drawn.items()}
     for a in LABELS:
         for b in LABELS:
             if a < b:
-                assert np.abs(flat[a] - flat[b]).mean() > 0.5, (family, a, b)
+                assert (np.abs(flat[a] - flat[b]).max(2) > 40).sum() > 150, (family, a, b)
 
 
 @settings(max_examples=6, deadline=None)
@@ -38,13 +39,14 @@ def test_the_value_and_the_suit_are_both_drawn(family, seed):
 
 
 def test_held_out_families_are_never_training_families():
-    assert len(designs.HELD_OUT) >= 3
+    assert len(designs.HELD_OUT) >= 3 and designs.TUNING
     assert not set(designs.HELD_OUT) & set(designs.TRAINING)
-    assert set(designs.HELD_OUT) | set(designs.TRAINING) == set(designs.FAMILIES)
+    assert not set(designs.TUNING) & (set(designs.TRAINING) | set(designs.HELD_OUT))  # tuning is no test
+    assert set(designs.HELD_OUT) | set(designs.TRAINING) | set(designs.TUNING) == set(designs.FAMILIES)
     # what makes them held out: faces and value displays no training family draws
     seen_in_training = {(d.face, d.art) for name in designs.TRAINING for d in
                         (designs.design(name, s) for s in range(60))}
-    for name in designs.HELD_OUT:
+    for name in designs.HELD_OUT + designs.TUNING:
         for s in range(20):
             d = designs.design(name, s)
             assert (d.face, d.art) not in seen_in_training, (name, d.face, d.art)
@@ -91,7 +93,7 @@ def test_rounded_corners_let_the_mat_show_on_a_rendered_frame():
     assert np.abs(plane[inside[1], inside[0]].astype(int) - empty[inside[1], inside[0]]).max() < 60
 
 
-@pytest.mark.parametrize("family", designs.HELD_OUT)
+@pytest.mark.parametrize("family", designs.HELD_OUT + designs.TUNING)
 def test_cards_of_held_out_families_are_found_on_the_mat(family):
     """A floor for the leave-family-out bench: the finder cuts out piles of decks it never saw."""
     from vision.recognize import Recognizer
