@@ -38,6 +38,7 @@ STANDARD: dict[str, BGR] = {"r": (40, 40, 215), "y": (30, 200, 240), "g": (55, 1
                             "w": (240, 240, 240), "k": (30, 30, 30), "m": (180, 60, 160)}
 BRIGHT: dict[str, BGR] = {"r": (70, 70, 255), "y": (70, 235, 255), "g": (90, 235, 90), "b": (255, 175, 70),
                           "w": (250, 250, 250), "k": (80, 80, 80), "m": (230, 120, 230)}
+BROWN = np.array((55, 85, 115), np.float32)  # what muted inks fade towards (BGR)
 RAINBOW = np.array([(40, 40, 230), (30, 140, 245), (40, 220, 240), (60, 190, 50), (220, 140, 40),
                     (170, 50, 130)], np.float32)
 
@@ -540,6 +541,11 @@ def _hue(hue: float, saturation: float, value: float) -> BGR:
     return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
 
 
+def _nearest_suit(hue: float) -> tuple[str, float]:
+    """The coloured suit whose ink hue is nearest ``hue`` (OpenCV's 0-180, round the circle), and how far."""
+    return min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
+
+
 def _coloured_face(rng: np.random.Generator) -> dict:
     """A face of any hue shared by every suit (printed editions come in blue, purple, navy, red,
     green...), plain, gradient or textured. The suit nearest the face's hue is sometimes printed
@@ -552,7 +558,7 @@ def _coloured_face(rng: np.random.Generator) -> dict:
     face = str(rng.choice(["gradient", "gradient", "solid", "texture"]))
     if face == "texture":
         c1 = _hue(hue, sat * 0.8, min(1.0, val * 1.3))
-    nearest, gap = min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
+    nearest, gap = _nearest_suit(hue)
     faint = {}
     if gap < 20 and rng.random() < 0.6:
         faint[nearest] = _hue(hue, sat * 0.35, 1.0)
@@ -574,17 +580,17 @@ def _random_face(rng: np.random.Generator) -> dict:
     c1 = _hue(hue + rng.normal(0, 15), sat * rng.uniform(0.6, 1.2),
               float(np.clip(val * rng.uniform(0.4, 1.4), 0.05, 1)))
     dark = val < 0.55
-    brown, grey = np.array((55, 85, 115), np.float32), np.array((128, 128, 128), np.float32)
+    grey = np.array((128, 128, 128), np.float32)
     inks: dict[str, BGR] = {}
     for suit in "rygbm":
         c = np.array((BRIGHT if dark else STANDARD)[suit], np.float32)
         mode = int(rng.integers(4))
         if mode == 2:
-            c = c * rng.uniform(0.5, 0.8) + (brown if rng.random() < 0.5 else grey) * rng.uniform(0.2, 0.5)
+            c = c * rng.uniform(0.5, 0.8) + (BROWN if rng.random() < 0.5 else grey) * rng.uniform(0.2, 0.5)
         elif mode == 3:
             c = c * rng.uniform(0.4, 0.7) + 255 * rng.uniform(0.3, 0.6)
         inks[suit] = _jitter(_bgr(np.clip(c, 0, 255)), rng, 12)
-    nearest, gap = min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
+    nearest, gap = _nearest_suit(hue)
     if gap < 25 and sat > 0.3 and val < 0.6 and rng.random() < 0.5:  # a light tint shows only on a darker face
         inks[nearest] = _hue(hue, sat * 0.35, 1.0)
     inks["w"] = _jitter((250, 250, 250) if dark or rng.random() < 0.5 else (180, 180, 180), rng, 5)
@@ -622,8 +628,7 @@ def _blue_low_contrast(rng: np.random.Generator) -> dict:
 def _sepia_print(rng: np.random.Generator) -> dict:
     """Tuning: aged sepia paper, the inks muted towards brown, white ink outlined in brown."""
     c0, c1 = _jitter((165, 198, 222), rng, 8), _jitter((95, 130, 165), rng, 8)
-    brown = np.array((55, 85, 115), np.float32)
-    muted = {s: _bgr(np.array(STANDARD[s], np.float32) * 0.6 + brown * 0.4) for s in "rygbm"}
+    muted = {s: _bgr(np.array(STANDARD[s], np.float32) * 0.6 + BROWN * 0.4) for s in "rygbm"}
     palette = _palette(rng, False, **muted, w=_jitter((238, 244, 248), rng, 3), k=_jitter((30, 38, 48), rng, 4))
     return dict(face="sepia", colours=(c0, c1), palette=palette, outline=(60, 80, 100),
                 art=str(rng.choice(["count", "one", "unrelated"])))
@@ -667,6 +672,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
     Family("blueprint-grid", True, _blueprint_grid, tuning=True),
 )}
 TRAINING = tuple(n for n, f in FAMILIES.items() if not f.held_out)
+TRAINING_SHARES = np.array([FAMILIES[n].weight for n in TRAINING]) / sum(FAMILIES[n].weight for n in TRAINING)
 TUNING = tuple(n for n, f in FAMILIES.items() if f.tuning)
 HELD_OUT = tuple(n for n, f in FAMILIES.items() if f.held_out and not f.tuning)  # the test families
 

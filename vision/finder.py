@@ -266,7 +266,8 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
     return view, False
 
 
-DIST_WEIGHTS = np.array([[0.0, 1.5, 1.5]], np.float32)  # colour counts half again as much as lightness
+COLOUR_WEIGHT = 1.5  # a difference in colour (Lab a*, b*) counts half again as much as one in lightness
+DIST_WEIGHTS = np.array([[0.0, COLOUR_WEIGHT, COLOUR_WEIGHT]], np.float32)
 
 
 def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndarray | None = None,
@@ -326,7 +327,7 @@ def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
     lab = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2Lab)
     slopes = [cv2.magnitude(cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)) * weight
-              for c, weight in zip(cv2.split(lab), (1 / 8, 1.5 / 8, 1.5 / 8), strict=True)]
+              for c, weight in zip(cv2.split(lab), (1 / 8, COLOUR_WEIGHT / 8, COLOUR_WEIGHT / 8), strict=True)]
     slope: np.ndarray = cv2.max(cv2.max(slopes[0], slopes[1]), slopes[2])
     slope = cv2.dilate(slope, np.ones((5, 5), np.uint8))  # the step may lie two pixels off the outline
     return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0])))) >= 5

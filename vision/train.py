@@ -88,8 +88,7 @@ def pick_design(rng: np.random.Generator, design_base: int, families: float, fir
     """A deck to draw a sample from: one of a training family's (share ``families``; deck seeds
     from ``first_seed``), else one of the renderer's 400 designs from ``design_base``."""
     if rng.random() < families:
-        weights = np.array([designs.FAMILIES[f].weight for f in designs.TRAINING])
-        family = designs.TRAINING[int(rng.choice(len(weights), p=weights / weights.sum()))]
+        family = designs.TRAINING[int(rng.choice(len(designs.TRAINING), p=designs.TRAINING_SHARES))]
         return designs.design(family, first_seed + int(rng.integers(FAMILY_SEEDS)))
     return synth.CardDesign.from_seed(design_base + int(rng.integers(400)))
 
