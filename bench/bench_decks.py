@@ -13,8 +13,9 @@ core, and the median time to fit a deck's profile from its 35 photos.
     python bench/bench_decks.py --model out/cards.onnx --families all   # a candidate model, every family
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
 
-Deck seeds from 60,000 have been looked at for two earlier networks; judge a new candidate on decks
-it was never compared on (--first-deck).
+Deck seeds already looked at: from 60,000 and 72,000 (held-out figures of earlier networks) and
+71,000 (the tuning families' choices); judge a new candidate on decks it was never compared on
+(--first-deck).
 """
 import argparse
 import collections
@@ -103,9 +104,7 @@ def main() -> None:
     p.add_argument("--model", help="an ONNX card classifier to measure instead of the shipped one")
     p.add_argument("--no-teach", action="store_true", help="skip the taught figures (faster)")
     args = p.parse_args()
-    chosen = {"held-out": designs.HELD_OUT, "tuning": designs.TUNING, "training": designs.TRAINING,
-              "all": tuple(designs.FAMILIES)}.get(
-        args.families) or tuple(args.families.split(","))
+    chosen = {**designs.GROUPS, "all": tuple(designs.FAMILIES)}.get(args.families) or tuple(args.families.split(","))
     unknown = [f for f in chosen if f not in designs.FAMILIES]
     if unknown:
         raise SystemExit(f"unknown families {', '.join(unknown)}; choose from {', '.join(designs.FAMILIES)}")
@@ -127,8 +126,7 @@ def main() -> None:
     for family, r in rows.items():
         cells = ["-" if np.isnan(r[c]) else f"{r[c]:.1f}" if c in ("ms/frame", "teach s") else f"{r[c]:.1%}"
                  for c in COLUMNS]
-        role = "tuning" if family in designs.TUNING else "test" if family in designs.HELD_OUT else "training"
-        print(f"  {family:<20}{role:>9}"
+        print(f"  {family:<20}{designs.role(family):>9}"
               + "".join(f"{c:>12}" for c in cells))
     print("typical confusions untaught (laid->read, ? = asked):")
     for family, r in rows.items():

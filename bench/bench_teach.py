@@ -75,13 +75,13 @@ def main() -> None:
     p.add_argument("--frames", type=int, default=200, help="scenes per family (two piles each)")
     p.add_argument("--decks", type=int, default=1, help="decks per family (the scenes are shared out)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
-    p.add_argument("--families", default="held-out",
+    p.add_argument("--families", default="held-out", choices=tuple(designs.GROUPS),
                    help="held-out (default), or tuning or training: develop the teaching on those only")
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of the first deck of each family")
     args = p.parse_args()
     cv2.setNumThreads(1)
     plain = Recognizer(Classifier())
-    families = {"training": designs.TRAINING, "tuning": designs.TUNING}.get(args.families, designs.HELD_OUT)
+    families = designs.GROUPS[args.families]
     rows: dict[str, dict[str, float]] = {}
     profiles: dict[str, list] = {}
     seen: dict[str, list] = {}

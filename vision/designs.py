@@ -675,6 +675,12 @@ TRAINING = tuple(n for n, f in FAMILIES.items() if not f.held_out)
 TRAINING_SHARES = np.array([FAMILIES[n].weight for n in TRAINING]) / sum(FAMILIES[n].weight for n in TRAINING)
 TUNING = tuple(n for n, f in FAMILIES.items() if f.tuning)
 HELD_OUT = tuple(n for n, f in FAMILIES.items() if f.held_out and not f.tuning)  # the test families
+GROUPS = {"held-out": HELD_OUT, "tuning": TUNING, "training": TRAINING}  # what each family is for, by name
+
+
+def role(family: str) -> str:
+    """Which of ``GROUPS`` a family belongs to ("held-out": a test family)."""
+    return next(name for name, members in GROUPS.items() if family in members)
 
 
 def design(family: str, seed: int) -> DeckDesign:

@@ -43,6 +43,8 @@ def test_held_out_families_are_never_training_families():
     assert not set(designs.HELD_OUT) & set(designs.TRAINING)
     assert not set(designs.TUNING) & (set(designs.TRAINING) | set(designs.HELD_OUT))  # tuning is no test
     assert set(designs.HELD_OUT) | set(designs.TRAINING) | set(designs.TUNING) == set(designs.FAMILIES)
+    assert [designs.role(f) for f in designs.HELD_OUT + designs.TUNING + designs.TRAINING] == (
+        ["held-out"] * len(designs.HELD_OUT) + ["tuning"] * len(designs.TUNING) + ["training"] * len(designs.TRAINING))
     # what makes them held out: faces and value displays no training family draws
     seen_in_training = {(d.face, d.art) for name in designs.TRAINING for d in
                         (designs.design(name, s) for s in range(60))}
