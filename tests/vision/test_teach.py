@@ -6,9 +6,12 @@ import subprocess
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from vision import designs, finder, synth, teach
-from vision.classifier import Classifier, Profile
+from vision.classifier import Classifier, Profile, less_sure_when_far, softmax
 from vision.commands import card_crop
 from vision.labels import LABELS
 from vision.recognize import Recognizer
@@ -153,3 +156,21 @@ def test_a_card_far_from_every_taught_kind_does_not_fit(deck_profile):
     assert fits is not None and not fits[0] and fits[1]
     assert probs[1].argmax() == LABELS.index("r3")
 
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, (3, len(LABELS)), elements=st.floats(-12, 12)), st.floats(0, 30), st.floats(0, 30))
+def test_a_card_that_does_not_fit_keeps_the_decks_reading_but_is_the_less_sure_the_farther_it_lies(
+        logits, near, far):
+    """Within the fit margin a card is read as the deck's model reads it; beyond it the same card
+    is read the same, and never more surely when it lies farther."""
+    probs = softmax(logits)
+    near, far = sorted((near, far))
+    at_near = less_sure_when_far(probs, np.full(3, near))
+    at_far = less_sure_when_far(probs, np.full(3, far))
+    if near <= teach.FIT_MARGIN:
+        assert np.allclose(at_near, probs, atol=1e-9)
+    assert np.allclose(at_far.sum(1), 1.0)
+    best = probs.max(1, keepdims=True)
+    top = probs >= best - 1e-9  # ties may go either way
+    assert top[np.arange(3), at_far.argmax(1)].all()
+    assert (at_far.max(1) <= at_near.max(1) + 1e-9).all()
