@@ -187,7 +187,7 @@ class Classifier:
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
         While the profile seems to be of another deck, every card is read by the general network
-        alone."""
+        alone; until enough cards have been seen to know, so is a card that does not fit."""
         probs, features, blob = self._run(crops)
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
@@ -199,6 +199,8 @@ class Classifier:
             return probs, fits
         # the deck's model leads; the network still settles what the deck's model leaves open
         both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
+        if not self.matches:
+            return np.where(fits[:, None], both, probs), fits
         return less_sure_when_far(both, distance), fits
 
     @property
@@ -206,6 +208,13 @@ class Classifier:
         """Most of the cards seen lately lie farther from every taught kind than almost all altered
         copies of the taught photos: the profile is of another deck."""
         return len(self._recent) >= MISMATCH_SEEN and float(np.median(self._recent)) > 1.0
+
+    @property
+    def matches(self) -> bool:
+        """Enough cards seen lately, most of them as near the taught kinds as the altered copies:
+        the profile is of the deck on the table. Until then a card that does not fit may be the
+        first of another deck, which the deck's model would misread (``mismatch`` needs a few)."""
+        return len(self._recent) >= MISMATCH_SEEN and not self.mismatch
 
     def classify(self, crops: list[np.ndarray]) -> list[Guess]:
         if not crops:
@@ -217,12 +226,12 @@ class Classifier:
 
 
 def less_sure_when_far(probs: np.ndarray, distance: np.ndarray) -> np.ndarray:
-    """A card of the taught deck seen oddly (glare, cut loosely out of a pile) lies farther from
-    the taught photos than their altered copies do (``distance``, as ``DeckModel.posterior``
-    gives it). The deck's model still reads it better than the network alone (taught decks of
-    the tuning and training families: 91 of 111 such cards against 81), but less surely the
-    farther it lies: its log-probabilities are divided by how many times farther than
-    ``FIT_MARGIN`` it is."""
+    """Once the profile ``matches``, a card that does not fit is of the taught deck seen oddly
+    (glare, cut loosely out of a pile): it lies farther from the taught photos than their altered
+    copies do (``distance``, as ``DeckModel.posterior`` gives it). The deck's model still reads it
+    better than the network alone (taught decks of the tuning and training families: 91 of 111
+    such cards against 81), but less surely the farther it lies: its log-probabilities are
+    divided by how many times farther than ``FIT_MARGIN`` it is."""
     far = np.maximum(distance / teach.FIT_MARGIN, 1.0)[:, None]
     return softmax(np.log(probs + 1e-12) / far)
 

@@ -157,6 +157,26 @@ def test_a_card_far_from_every_taught_kind_does_not_fit(deck_profile):
     assert probs[1].argmax() == LABELS.index("r3")
 
 
+
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
+def test_a_card_that_does_not_fit_is_left_to_the_network_until_the_taught_deck_is_seen_on_the_table(
+        plain, deck_profile):
+    """The first cards of another deck come before the profile can be said not to match: read as
+    untaught. Once the taught deck has been seen, a card that does not fit is an odd view of it
+    and the deck's model reads it (``less_sure_when_far``)."""
+    profile, _ = deck_profile
+    classifier = Classifier(profile=profile)  # a fresh one: nothing seen yet
+    stranger = cv2.resize(designs.render_card("r3", designs.design(*OTHER))[..., :3], finder.CROP,
+                          interpolation=cv2.INTER_AREA)
+    untaught = plain.classifier.probabilities([stranger])[0]
+    first, fits = classifier.probabilities([stranger])
+    assert fits is not None and not fits[0] and not classifier.matches
+    assert np.allclose(first, untaught)
+    classifier.probabilities([profile.crops[k][0] for k in ("r1", "y2", "g3", "b4", "w5")])
+    assert classifier.matches and not classifier.mismatch
+    later, _ = classifier.probabilities([stranger])
+    assert not np.allclose(later, untaught, atol=1e-3)
+
 @settings(max_examples=80, deadline=None)
 @given(arrays(np.float64, (3, len(LABELS)), elements=st.floats(-12, 12)), st.floats(0, 30), st.floats(0, 30))
 def test_a_card_that_does_not_fit_keeps_the_decks_reading_but_is_the_less_sure_the_farther_it_lies(
