@@ -157,7 +157,6 @@ def test_a_card_far_from_every_taught_kind_does_not_fit(deck_profile):
     assert probs[1].argmax() == LABELS.index("r3")
 
 
-
 @pytest.mark.slow  # fits a whole deck's profile (about 40 s)
 def test_a_card_that_does_not_fit_is_left_to_the_network_until_the_taught_deck_is_seen_on_the_table(
         plain, deck_profile):
@@ -176,6 +175,7 @@ def test_a_card_that_does_not_fit_is_left_to_the_network_until_the_taught_deck_i
     assert classifier.matches and not classifier.mismatch
     later, _ = classifier.probabilities([stranger])
     assert not np.allclose(later, untaught, atol=1e-3)
+
 
 @settings(max_examples=80, deadline=None)
 @given(arrays(np.float64, (3, len(LABELS)), elements=st.floats(-12, 12)), st.floats(0, 30), st.floats(0, 30))
