@@ -307,6 +307,20 @@ def export(model, out: str, temperatures: tuple[float, float] = (1.0, 1.0)) -> N
                       dynamic_axes={"patch": {0: "n"}, "suit": {0: "n"}, "value": {0: "n"}, "features": {0: "n"}})
 
 
+def writable_out(out: str) -> str:
+    """``out``, its folder made if missing: checked before an hour of training, not after it."""
+    folder = os.path.dirname(os.path.abspath(out))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise SystemExit(f"cannot write the model to {out}: {e.strerror}; pass --out with a file in a folder "
+                         "you can write to") from None
+    if not os.access(folder, os.W_OK):
+        raise SystemExit(f"cannot write the model to {out}: the folder is read-only; pass --out with a file in "
+                         "a folder you can write to")
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description="train the card reader on rendered cards")
     # the defaults are the shipped model's recipe (models/README.md)
@@ -319,7 +333,7 @@ def main() -> None:
     p.add_argument("--out", help="where to write the model (default: the installed models package, which "
                                  "is the checkout's models/ folder in an editable install)")
     args = p.parse_args()
-    args.out = args.out or str(model_resource())
+    args.out = writable_out(args.out or str(model_resource()))
     try:
         import torch  # noqa: F401
     except ImportError:

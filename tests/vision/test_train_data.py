@@ -50,3 +50,12 @@ def test_the_check_crops_come_from_training_family_decks_training_never_draws(mo
     xs, ys = train._make((2, 4, 0, 1.0, True))
     assert len(xs) == 4
     assert all(f in designs.TRAINING and s >= train.FAMILY_SEEDS for f, s in drawn)
+
+
+def test_the_model_file_is_checked_before_training(tmp_path):
+    """A folder that cannot be made stops training at once, with what to do, not after an hour."""
+    nested = tmp_path / "new" / "models" / "cards.onnx"
+    assert train.writable_out(str(nested)) == str(nested) and nested.parent.is_dir()
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(SystemExit, match="cannot write the model .* pass --out"):
+        train.writable_out(str(tmp_path / "a-file" / "cards.onnx"))
