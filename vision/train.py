@@ -312,12 +312,12 @@ def writable_out(out: str) -> str:
     folder = os.path.dirname(os.path.abspath(out))
     try:
         os.makedirs(folder, exist_ok=True)
+        problem = None if os.access(folder, os.W_OK) else "the folder is read-only"
     except OSError as e:
-        raise SystemExit(f"cannot write the model to {out}: {e.strerror}; pass --out with a file in a folder "
-                         "you can write to") from None
-    if not os.access(folder, os.W_OK):
-        raise SystemExit(f"cannot write the model to {out}: the folder is read-only; pass --out with a file in "
-                         "a folder you can write to")
+        problem = e.strerror
+    if problem:
+        raise SystemExit(f"cannot write the model to {out}: {problem}; pass --out with a file in a folder "
+                         "you can write to")
     return out
 
 
