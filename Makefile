@@ -15,7 +15,7 @@ PI_TESTS := tests/vision
 # what ruff reads (mypy's packages, its strict game modules and the import contracts are in pyproject.toml)
 LINT_PATHS := companion hardware web vision tests bench docs
 
-.PHONY: demo test check lint vision-pi pi-check bench screens soak demo-check clean
+.PHONY: demo test check lint vision-pi pi-check bench fonts screens soak demo-check clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,14 @@ vision-pi: $(PI_STAMP)
 # the install script in an emulated arm64 Raspberry Pi OS-like root (slow; PI_CHECK_REBUILD=1 rebuilds it)
 pi-check:
 	systemd/pi-check.sh
+
+# the typefaces of the card designs (as root): training, the held-out figures and the vision tests' floors
+# are measured with them
+FONT_PACKAGES := $(shell grep -v '^\#' vision/font-packages.txt)
+fonts:
+	@dpkg -s $(FONT_PACKAGES) >/dev/null 2>&1 || { apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(FONT_PACKAGES) >/dev/null; }
+	@echo "$(words $(FONT_PACKAGES)) font packages installed"
 
 bench: $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

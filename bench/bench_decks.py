@@ -119,9 +119,10 @@ def main() -> None:
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0))
     print(file=sys.stderr)
+    typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
-          f"seed {args.seed}, "
-          f"model {args.model or 'shipped'}):")
+          f"seed {args.seed}, model {args.model or 'shipped'}; typefaces: {typefaces[0]} for training families, "
+          f"{typefaces[1]} for held-out ones, make fonts installs them):")
     print(f"  {'family':<20}{'role':>9}" + "".join(f"{c:>12}" for c in COLUMNS))
     for family, r in rows.items():
         cells = ["-" if np.isnan(r[c]) else f"{r[c]:.1f}" if c in ("ms/frame", "teach s") else f"{r[c]:.1%}"

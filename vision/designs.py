@@ -72,12 +72,12 @@ def font_split(held_out: bool) -> tuple[str, ...]:
     typeface, so a held-out face's bold or italic never trains). Hershey fonts ("hershey:N") are
     always there, so a computer without font packages still draws every family."""
     fonts = system_fonts()
-    mine = tuple(f for f in fonts if (zlib.crc32(_typeface(f).encode()) % 4 == 0) == held_out)
+    mine = tuple(f for f in fonts if (zlib.crc32(typeface(f).encode()) % 4 == 0) == held_out)
     hershey = tuple(f"hershey:{h}" for k, h in enumerate(HERSHEY) if (k % 3 == 0) == held_out)
     return mine + hershey
 
 
-def _typeface(path: str) -> str:
+def typeface(path: str) -> str:
     """The typeface of a font file: its name up to the style (LiberationSans-BoldItalic.ttf →
     liberationsans)."""
     return re.split(r"[-_]", os.path.splitext(os.path.basename(path))[0])[0].lower()
@@ -136,7 +136,7 @@ class DeckDesign:
     colours: tuple[BGR, BGR]   # the face's colours (gradient ends, or base and texture)
     palette: tuple[BGR, ...]   # ink of each suit, in SUITS order
     outline: BGR | None        # drawn round inks that would vanish on the face
-    rainbow: str               # gradient (across the card) or elements (each a different colour)
+    rainbow: str               # gradient (down the card), elements (each one colour) or striped (each all)
     border: str                # white, black, none
     border_mm: float
     radius_mm: float           # rounded corners (0 for square)
@@ -293,7 +293,10 @@ def _colour_layer(design: DeckDesign, suit: str, rng: np.random.Generator, shape
         layer = np.empty((y1 - y0, w, 3), np.float32)
         layer[:] = RAINBOW[int(rng.integers(len(RAINBOW)))]
         return layer
-    xs = np.linspace(0, len(RAINBOW) - 1, h)[y0:y1]
+    if design.rainbow == "striped" and not whole:  # every element carries all the colours, top to bottom
+        xs = np.linspace(0, len(RAINBOW) - 1, y1 - y0)
+    else:
+        xs = np.linspace(0, len(RAINBOW) - 1, h)[y0:y1]
     grad = np.stack([np.interp(xs, np.arange(len(RAINBOW)), RAINBOW[:, c]) for c in range(3)], -1)
     return np.repeat(grad[:, None].astype(np.float32), w, 1)
 
@@ -476,14 +479,20 @@ def _palette(rng: np.random.Generator, dark: bool, **override: BGR) -> tuple[BGR
 
 
 def _common(rng: np.random.Generator, held_out: bool) -> dict:
+    """What every family varies. Training decks also print the rainbow as stripes of all its
+    colours within each numeral and burst, as several editions do; drawn last, so a held-out
+    family's decks are the same as before it was added."""
     fonts = font_split(held_out)
-    return dict(border=str(rng.choice(["white", "black", "none"], p=[0.45, 0.3, 0.25])),
+    common = dict(border=str(rng.choice(["white", "black", "none"], p=[0.45, 0.3, 0.25])),
                 border_mm=float(rng.uniform(1.5, 4.0)), radius_mm=float(rng.choice([0.0, 2.0, 3.0, 4.0])),
                 font=str(fonts[int(rng.integers(len(fonts)))]), numeral_mm=float(rng.uniform(8, 14)),
                 style=str(rng.choice(["fill", "fill", "italic", "bold", "outline"])),
                 corners=int(rng.choice([2, 4])), glyph=str(rng.choice(["none", "star", "circle", "diamond", "flower"])),
                 shape=str(rng.choice(["circle", "star", "flower", "ring"])),
                 rainbow=str(rng.choice(["gradient", "elements"])))
+    if not held_out and rng.random() < 0.4:
+        common["rainbow"] = "striped"
+    return common
 
 
 def _light_plain(rng: np.random.Generator) -> dict:
@@ -562,7 +571,7 @@ def _coloured_face(rng: np.random.Generator) -> dict:
     faint = {}
     if gap < 20 and rng.random() < 0.6:
         faint[nearest] = _hue(hue, sat * 0.35, 1.0)
-    if rng.random() < 0.5:
+    if rng.random() < (0.8 if faint else 0.5):  # the light tint beside plain white: two light inks to tell apart
         faint.update(w=_jitter((250, 250, 250), rng, 3), k=_jitter((35, 30, 30), rng, 4))
     outline = None if faint.get("w") else _jitter((230, 230, 230), rng, 8)
     return dict(face=face, colours=(c0, c1), palette=_palette(rng, True, **faint), outline=outline,

@@ -57,8 +57,8 @@ def test_held_out_families_are_never_training_families():
 def test_held_out_typefaces_are_never_training_typefaces():
     held, trained = designs.font_split(True), designs.font_split(False)
     assert held and trained
-    assert not {designs._typeface(f) for f in held} & {designs._typeface(f) for f in trained}
-    assert designs._typeface("fonts/LiberationSans-BoldItalic.ttf") == designs._typeface("LiberationSans-Regular.ttf")
+    assert not {designs.typeface(f) for f in held} & {designs.typeface(f) for f in trained}
+    assert designs.typeface("fonts/LiberationSans-BoldItalic.ttf") == designs.typeface("LiberationSans-Regular.ttf")
 
 
 def test_a_deck_is_a_pure_function_of_family_and_seed():
@@ -66,6 +66,19 @@ def test_a_deck_is_a_pure_function_of_family_and_seed():
     assert a == b
     assert np.array_equal(a.render("b2", 9), b.render("b2", 9))
     assert designs.design("skyline-pips", 6) != a
+
+
+def test_a_striped_rainbow_shows_all_its_colours_in_each_corner_numeral():
+    # 002 "<Set Up>": the sixth suit is multicolour; training decks also print each numeral as
+    # stripes of all the colours (as printed editions do), so one end of a card alone reads as one
+    deck = next(d for d in (designs.design("light-plain", s) for s in range(200)) if d.rainbow == "striped")
+    corner = deck.render("m3", 0)[:110, :90, :3].reshape(-1, 3).astype(np.int16)
+    inked = corner[np.abs(corner - np.median(corner, 0)).max(1) > 60]
+    hues = {int(np.argmin(np.abs(designs.RAINBOW[None] - px[None]).sum(2))) for px in inked}
+    assert len(hues) >= 4, hues
+    # held-out families never draw it, and their decks are as they were before it was added
+    assert all(designs.design(f, s).rainbow != "striped" for f in designs.HELD_OUT + designs.TUNING
+               for s in range(40))
 
 
 def test_families_draw_without_any_font_package(monkeypatch):

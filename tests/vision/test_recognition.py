@@ -33,8 +33,10 @@ def held_out_frames(n, seed=42):
 
 @pytest.mark.renderer_digits
 def test_zone_assignment_and_identity_on_held_out_designs(recognizer):
+    # 120 piles: on 50, one card decided the floor (a network reading 99.2% of 600 piles of other
+    # held-out designs read 47 of the first 50 here, and the one it replaced, at 98.2%, 48)
     zones = found = right = 0
-    for scene, frame, _ in held_out_frames(25):
+    for scene, frame, _ in held_out_frames(60):
         result = recognizer.analyse(frame)
         assert result.mat
         zones += 2
