@@ -484,12 +484,13 @@ def _common(rng: np.random.Generator, held_out: bool) -> dict:
     family's decks are the same as before it was added."""
     fonts = font_split(held_out)
     common = dict(border=str(rng.choice(["white", "black", "none"], p=[0.45, 0.3, 0.25])),
-                border_mm=float(rng.uniform(1.5, 4.0)), radius_mm=float(rng.choice([0.0, 2.0, 3.0, 4.0])),
-                font=str(fonts[int(rng.integers(len(fonts)))]), numeral_mm=float(rng.uniform(8, 14)),
-                style=str(rng.choice(["fill", "fill", "italic", "bold", "outline"])),
-                corners=int(rng.choice([2, 4])), glyph=str(rng.choice(["none", "star", "circle", "diamond", "flower"])),
-                shape=str(rng.choice(["circle", "star", "flower", "ring"])),
-                rainbow=str(rng.choice(["gradient", "elements"])))
+                  border_mm=float(rng.uniform(1.5, 4.0)), radius_mm=float(rng.choice([0.0, 2.0, 3.0, 4.0])),
+                  font=str(fonts[int(rng.integers(len(fonts)))]), numeral_mm=float(rng.uniform(8, 14)),
+                  style=str(rng.choice(["fill", "fill", "italic", "bold", "outline"])),
+                  corners=int(rng.choice([2, 4])),
+                  glyph=str(rng.choice(["none", "star", "circle", "diamond", "flower"])),
+                  shape=str(rng.choice(["circle", "star", "flower", "ring"])),
+                  rainbow=str(rng.choice(["gradient", "elements"])))
     if not held_out and rng.random() < 0.4:
         common["rainbow"] = "striped"
     return common
