@@ -62,7 +62,9 @@ pi-check:
 # are measured with them
 FONT_PACKAGES := $(shell grep -v '^\#' vision/font-packages.txt)
 fonts:
-	@dpkg -s $(FONT_PACKAGES) >/dev/null 2>&1 || { apt-get update -qq && \
+	@dpkg -s $(FONT_PACKAGES) >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] || \
+		{ echo "make fonts installs Debian packages: run it as root (sudo make fonts)"; exit 1; }; \
+		apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(FONT_PACKAGES) >/dev/null; }
 	@echo "$(words $(FONT_PACKAGES)) font packages installed"
 
