@@ -2,6 +2,7 @@
 pile, a little askew), seen through a fixed simulated camera with fresh sensor noise per frame."""
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -41,15 +42,23 @@ class ShowsAsked:
     def __init__(self, teacher: Any, family: Family):
         self.teacher, self.family = teacher, family
         self.asked: str | None = None
+        self.pictures = 0   # pictures taken when the last card was laid
         self.to_lay: list[str] = []
+        self._lock = threading.Lock()
         teacher.listeners.append(self.changed)
 
     def changed(self) -> None:
-        st = self.teacher.state()
-        asked = st["asked"] if st["active"] else None
-        if asked is not None and asked != self.asked:
-            self.to_lay.append(asked)
-        self.asked = asked
+        """Lay the kind asked for when it is a new one, or when it is asked again after its card
+        was taken (a retake). Listeners are told from the camera's thread and the buttons' thread,
+        in either order, so a retake is told by the pictures taken, not by a change of the kind
+        asked (the news of the capture may come after the retake's)."""
+        with self._lock:
+            st = self.teacher.state()
+            asked = st["asked"] if st["active"] else None
+            if asked is not None and (asked != self.asked or st["pictures"] > self.pictures):
+                self.to_lay.append(asked)
+                self.pictures = st["pictures"]
+            self.asked = asked
 
     def read(self) -> np.ndarray:
         while self.to_lay:
