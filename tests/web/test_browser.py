@@ -188,7 +188,8 @@ def test_unsure_card_and_demo_buttons(browser: Browser, store: Store) -> None:
         page.click("[data-button=undo]")
         expect(page.locator("#fireworks [data-suit=y]")).to_have_text("–")
         expect(page.locator("#oled")).to_be_visible()
-        page.wait_for_function("document.getElementById('oled').naturalWidth === 128")
+        # A property check, not wait_for_function: the page's CSP forbids the string eval that polls it.
+        expect(page.locator("#oled")).to_have_js_property("naturalWidth", 128)
         page.click("[data-act=end]")  # the browser's confirm dialog is dismissed: nothing happens
         expect(page.locator("#over")).to_be_hidden()
         page.once("dialog", lambda d: d.accept())

@@ -59,7 +59,8 @@ def expect_crop(page: Page, selector: str) -> None:
     """The picture shown is a real PNG of the card, as the finder cuts it out."""
     img = page.locator(selector)
     expect(img).to_be_visible()
-    page.wait_for_function(f"document.querySelector('{selector}').naturalWidth === {finder.CROP[0]}")
+    # A property check, not wait_for_function: the page's CSP forbids the string eval that polls it.
+    expect(img).to_have_js_property("naturalWidth", finder.CROP[0])
 
 
 def test_cards_are_taken_shown_and_retaken_then_cancelled(browser: Browser, box: Any) -> None:
