@@ -129,6 +129,19 @@ def ink_summary(blob: np.ndarray) -> np.ndarray:
     return np.stack(out, 1).astype(np.float32)
 
 
+CARD_MAP = (7, 11)           # the whole card as a deck's model sees it: cells across and down
+MAP_CHANNELS = (0, 3, 5, 6)  # of ``to_blob``: lightness against the face, ink strength, the ink's own colour
+
+
+def card_map(crops: list[np.ndarray]) -> np.ndarray:
+    """Each whole card in coarse cells: where its ink lies, how light it is and its colour. Where
+    the art sits and how many bursts it shows tell a taught deck's kinds apart where its numerals
+    do not (a handwritten 3 and 5), and the ends the network reads leave the card's middle out."""
+    blob = to_blob(crops)[:, MAP_CHANNELS].transpose(0, 2, 3, 1)
+    return np.stack([cv2.resize(np.ascontiguousarray(b), CARD_MAP, interpolation=cv2.INTER_AREA)
+                     for b in blob]).reshape(len(crops), -1)
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=-1, keepdims=True)
     e = np.exp(z)
@@ -173,16 +186,18 @@ class Classifier:
         return probs, features.reshape(len(crops), -1), blob
 
     @staticmethod
-    def _deck_view(features: np.ndarray, blob: np.ndarray) -> np.ndarray:
+    def _deck_view(features: np.ndarray, blob: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop: the network's unit-length features of both ends,
-        and the ink's colour and share on each end. Only a taught deck needs it: untaught reading
-        skips it."""
+        the ink's colour and share on each end, and the whole card in coarse cells (``card_map``).
+        Only a taught deck needs it: untaught reading skips it."""
         unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-9)
-        return np.concatenate([unit, INK_WEIGHT * ink_summary(blob).reshape(len(features), -1)], 1)
+        return np.concatenate([unit, INK_WEIGHT * ink_summary(blob).reshape(len(features), -1),
+                               INK_WEIGHT * card_map(crops)], 1)
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop (``_deck_view``), for many crops."""
-        return np.concatenate([self._deck_view(*self._run(crops[i:i + 256])[1:]) for i in range(0, len(crops), 256)])
+        batches = [crops[i:i + 256] for i in range(0, len(crops), 256)]
+        return np.concatenate([self._deck_view(*self._run(batch)[1:], batch) for batch in batches])
 
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
@@ -192,7 +207,7 @@ class Classifier:
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
             return probs, None
-        taught, distance = deck.posterior(self._deck_view(features, blob), teach.face_colours(crops), LABELS)
+        taught, distance = deck.posterior(self._deck_view(features, blob, crops), teach.face_colours(crops), LABELS)
         fits = distance <= teach.FIT_MARGIN
         self._recent.extend(float(d) for d in distance)
         if self.mismatch:
@@ -243,13 +258,17 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch)
 
 
+DECK_VIEW = 2  # what ``Classifier._deck_view`` holds (2: the card's map added)
+
+
 def model_hash() -> str:
-    """Names the shipped network: a deck model fitted on its features is valid only with it."""
-    return hashlib.sha256(model_resource().read_bytes()).hexdigest()[:16]
+    """Names the shipped network and the deck view: a deck model fitted on what they show of a card
+    is valid only with both (an older profile is fitted again from its pictures)."""
+    return f"{hashlib.sha256(model_resource().read_bytes()).hexdigest()[:16]}.{DECK_VIEW}"
 
 
 # -- profiles of a family's own deck ------------------------------------------------------------
-NETWORK_SAY = 0.5    # weight of the network's own log-probabilities beside the deck's model
+NETWORK_SAY = 0.25   # weight of the network's own log-probabilities beside the deck's model
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
 PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)
@@ -266,7 +285,8 @@ def _crop_sized(crop: np.ndarray) -> np.ndarray:
 class Profile:
     """Photos (as upright crops) of each card kind of one deck, and the deck's own model fitted on
     altered copies of them. The pictures are kept so the model can be fitted again when the
-    general network is retrained (``network`` names the one it was fitted with)."""
+    general network is retrained (``network`` names the one it was fitted with, and the deck's view:
+    ``model_hash``)."""
 
     crops: dict[str, list[np.ndarray]]
     deck: teach.DeckModel | None = None
