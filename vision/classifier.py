@@ -245,8 +245,9 @@ def less_sure_when_far(probs: np.ndarray, distance: np.ndarray) -> np.ndarray:
     (glare, cut loosely out of a pile): it lies farther from the taught photos than their altered
     copies do (``distance``, as ``DeckModel.posterior`` gives it). The deck's model still reads it
     better than the network alone (taught decks of the tuning and training families: 91 of 111
-    such cards against 81), but less surely the farther it lies: its log-probabilities are
-    divided by how many times farther than ``FIT_MARGIN`` it is."""
+    such cards against 81, measured before the deck's view had the card's map), but less surely
+    the farther it lies: its log-probabilities are divided by how many times farther than
+    ``FIT_MARGIN`` it is."""
     far = np.maximum(distance / teach.FIT_MARGIN, 1.0)[:, None]
     return softmax(np.log(probs + 1e-12) / far)
 

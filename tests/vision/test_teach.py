@@ -153,14 +153,14 @@ def test_kinds_alike_at_both_ends_are_told_apart_by_the_middle_of_the_card(plain
     rng = np.random.default_rng(5)
     frame = synth.render_frame(synth.Scene([synth.lay("r3", "play", designs.design(*DECK), rng)]),
                                synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light(), 0)
-    three, five = card_crop(frame, plain.detector), card_crop(frame, plain.detector)
+    one, three = card_crop(frame, plain.detector), card_crop(frame, plain.detector)
     w, h = finder.CROP
-    cv2.circle(three, (w // 2, h // 2), 7, (40, 40, 220), -1)  # one burst; three in a row
-    for x in (w // 4, w // 2, 3 * w // 4):
-        cv2.circle(five, (x, h // 2), 7, (40, 40, 220), -1)
-    assert np.array_equal(ends([three])[0], ends([five])[0]) and np.array_equal(ends([three])[1], ends([five])[1])
-    classifier = Classifier(profile=Profile({"r3": [three], "r5": [five]}))
-    copies = {label: [teach.augment(c, c, rng) for _ in range(30)] for label, c in (("r3", three), ("r5", five))}
+    cv2.circle(one, (w // 2, h // 2), 7, (40, 40, 220), -1)  # the kinds differ only between the ends:
+    for x in (w // 4, w // 2, 3 * w // 4):                    # one burst, or three in a row
+        cv2.circle(three, (x, h // 2), 7, (40, 40, 220), -1)
+    assert np.array_equal(ends([one])[0], ends([three])[0]) and np.array_equal(ends([one])[1], ends([three])[1])
+    classifier = Classifier(profile=Profile({"r3": [one], "r5": [three]}))
+    copies = {label: [teach.augment(c, c, rng) for _ in range(30)] for label, c in (("r3", one), ("r5", three))}
     for label, crops in copies.items():
         taught, _ = classifier.profile.deck.posterior(classifier.describe(crops), teach.face_colours(crops), LABELS)
         assert (taught.argmax(1) == LABELS.index(label)).mean() >= 0.9, label
