@@ -108,7 +108,7 @@ def _quantile(a: np.ndarray, q: float) -> np.ndarray:
     return part[:, lo] + (pos - lo) * (part[:, hi] - part[:, lo])
 
 
-INK_WEIGHT = 0.3  # the ink summary beside the unit-length network features (the deck's model whitens both)
+INK_WEIGHT = 0.3  # the ink summary and the card's map beside the unit-length network features (whitened alike)
 
 
 def ink_summary(blob: np.ndarray) -> np.ndarray:
