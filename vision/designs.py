@@ -279,10 +279,11 @@ def _face(design: DeckDesign) -> np.ndarray:
 
 
 def _colour_layer(design: DeckDesign, suit: str, rng: np.random.Generator, shape: tuple[int, int],
-                  whole: bool = False, rows: tuple[int, int] | None = None) -> np.ndarray:
+                  whole: bool = False, rows: tuple[int, int] | None = None, pick: int | None = None) -> np.ndarray:
     """What an element of ``suit`` is painted with: one colour, or the rainbow (always all its
     colours when the ``whole`` face is painted). ``shape`` is the face's (h, w); only the
-    ``rows`` (first, end) of it are made when given (the rainbow runs down the whole face)."""
+    ``rows`` (first, end) of it are made when given (the rainbow runs down the whole face).
+    ``pick`` is the rainbow colour of an element when the caller chose it, else it is drawn."""
     h, w = shape
     y0, y1 = rows or (0, h)
     if suit != "m":
@@ -291,7 +292,7 @@ def _colour_layer(design: DeckDesign, suit: str, rng: np.random.Generator, shape
         return layer
     if design.rainbow == "elements" and not whole:
         layer = np.empty((y1 - y0, w, 3), np.float32)
-        layer[:] = RAINBOW[int(rng.integers(len(RAINBOW)))]
+        layer[:] = RAINBOW[int(rng.integers(len(RAINBOW))) if pick is None else pick]
         return layer
     if design.rainbow == "striped" and not whole:  # every element carries all the colours, top to bottom
         xs = np.linspace(0, len(RAINBOW) - 1, y1 - y0)
@@ -301,9 +302,11 @@ def _colour_layer(design: DeckDesign, suit: str, rng: np.random.Generator, shape
     return np.repeat(grad[:, None].astype(np.float32), w, 1)
 
 
-def _paint(img: np.ndarray, mask: np.ndarray, design: DeckDesign, suit: str, rng: np.random.Generator) -> None:
+def _paint(img: np.ndarray, mask: np.ndarray, design: DeckDesign, suit: str, rng: np.random.Generator,
+           pick: int | None = None) -> None:
     """Ink ``mask`` (0-255, card-sized) in the suit's colour, with an outline where the ink would
-    not stand out from the face. Works only on the box the mask covers."""
+    not stand out from the face. Works only on the box the mask covers. ``pick``: as for
+    ``_colour_layer``."""
     ys, xs = np.nonzero(mask)
     if not len(ys):
         return
@@ -314,7 +317,7 @@ def _paint(img: np.ndarray, mask: np.ndarray, design: DeckDesign, suit: str, rng
         layer = np.empty(roi.shape, np.float32)
         layer[:] = (245, 245, 245) if suit == "m" or np.mean(design.ink(suit)) < 150 else (20, 20, 20)
     else:
-        layer = _colour_layer(design, suit, rng, (h, w), rows=(y0, y1))[:, x0:x1]
+        layer = _colour_layer(design, suit, rng, (h, w), rows=(y0, y1), pick=pick)[:, x0:x1]
         if design.outline is not None and suit in "wk":
             ring = cv2.dilate(m, np.ones((5, 5), np.uint8)).astype(np.float32)[..., None] / 255
             roi[:] = roi * (1 - ring) + np.array(design.outline, np.float32) * ring
@@ -424,10 +427,14 @@ def _corners(design: DeckDesign, suit: str, value: int, rng: np.random.Generator
     spots = [(inset, inset, False), (w - inset - bw, h - inset - bh, True)]
     if design.corners == 4:
         spots += [(w - inset - bw, inset, False), (inset, h - inset - bh, True)]
-    for x, y, flip in spots:
+    # a rainbow of one colour per element still shows several in its corners: printed in one
+    # colour alone it would be a card of that suit
+    picks: list[int | None] = ([int(p) for p in rng.permutation(len(RAINBOW))[:len(spots)]]
+                               if suit == "m" and design.rainbow == "elements" else [None] * len(spots))
+    for (x, y, flip), pick in zip(spots, picks, strict=True):
         mask = np.zeros((h, w), np.uint8)
         mask[y:y + bh, x:x + bw] = block[::-1, ::-1] if flip else block
-        _paint(img, mask, design, suit, rng)
+        _paint(img, mask, design, suit, rng, pick)
 
 
 def render_card(card: str, design: DeckDesign, seed: int = 0) -> np.ndarray:

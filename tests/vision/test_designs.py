@@ -81,6 +81,23 @@ def test_a_striped_rainbow_shows_all_its_colours_in_each_corner_numeral():
                for s in range(40))
 
 
+def test_a_rainbow_of_one_colour_per_element_shows_several_in_its_corners():
+    # 002 "<Set Up>": the sixth suit is multicolour; a rainbow card whose every element drew the
+    # same colour would be a plain card of that colour's suit, which no edition prints
+    decks = [d for f in designs.FAMILIES for d in (designs.design(f, s) for s in range(12))
+             if d.rainbow == "elements" and d.face != "tinted"]
+    assert len(decks) >= 20
+    for deck in decks:
+        face = deck.render("m2", 5)[..., :3].astype(np.int16)
+        colours = []
+        for end in (face[:100, :75], face[-100:, -75:]):  # the first two corners: top left, bottom right
+            px = end.reshape(-1, 3)
+            inked = px[np.abs(px[:, None] - designs.RAINBOW[None]).sum(2).min(1) < 12]
+            nearest = np.abs(inked[:, None] - designs.RAINBOW[None]).sum(2).argmin(1)
+            colours.append(np.bincount(nearest, minlength=len(designs.RAINBOW)).argmax())
+        assert colours[0] != colours[1], (deck.family, deck.seed)
+
+
 def test_families_draw_without_any_font_package(monkeypatch):
     monkeypatch.setattr(designs, "system_fonts", lambda: ())
     for name in designs.FAMILIES:
