@@ -1,5 +1,6 @@
 """Design families: every family draws every card kind, held-out families never feed training,
 and a deck is a pure function of its family and seed."""
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -96,6 +97,22 @@ def test_a_rainbow_of_one_colour_per_element_shows_several_in_its_corners():
             nearest = np.abs(inked[:, None] - designs.RAINBOW[None]).sum(2).argmin(1)
             colours.append(np.bincount(nearest, minlength=len(designs.RAINBOW)).argmax())
         assert colours[0] != colours[1], (deck.family, deck.seed)
+
+
+def test_a_suit_printed_as_a_light_tint_stays_apart_from_white():
+    # 002 "<Set Up>": every suit has its own colour; a tint paler than the white balance's error
+    # would read as white to anyone, which no edition prints (the faces that tint a suit lightly)
+    light = []
+    for family in ("coloured-face", "random-face"):
+        for seed in range(300):
+            deck = designs.design(family, seed)
+            for suit, ink in zip(designs.SUITS, deck.palette, strict=True):
+                hsv = cv2.cvtColor(np.array([[ink]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+                if suit not in "wk" and hsv[2] > 200:
+                    light.append((hsv[1] / 255, family, seed, suit))
+    assert len(light) > 300
+    palest = min(light)
+    assert palest[0] >= designs.TINT_FLOOR - 0.02, palest
 
 
 def test_families_draw_without_any_font_package(monkeypatch):
