@@ -559,9 +559,11 @@ def _hue(hue: float, saturation: float, value: float) -> BGR:
 
 
 # The box's white balance leaves a card's white up to 16% off per channel (the worst of 120 rendered
-# piles; 7% at the 90th percentile), which reads as a saturation of about 0.15: an ink paler than
-# this floor would be white to any reader, and no edition prints two suits alike.
-TINT_FLOOR = 0.25
+# piles; 7% at the 90th percentile), a saturation of about 0.15; a light tint numeral on a face of
+# its own hue, blurred into that face by the camera, still looked white at 0.25-0.32 (even cut at
+# 3 px per mm), and most confident misreadings of white cards were on such decks. No edition
+# prints two suits alike, so no ink is paler than this floor.
+TINT_FLOOR = 0.40
 
 
 def _apart_from_white(inks: dict[str, BGR]) -> dict[str, BGR]:
@@ -597,7 +599,7 @@ def _coloured_face(rng: np.random.Generator) -> dict:
     nearest, gap = _nearest_suit(hue)
     faint = {}
     if gap < 20 and rng.random() < 0.6:
-        faint[nearest] = _hue(hue, sat * 0.35, 1.0)
+        faint[nearest] = _hue(hue, max(TINT_FLOOR, sat * 0.6), 1.0)
     if rng.random() < (0.8 if faint else 0.5):  # the light tint beside plain white: two light inks to tell apart
         faint.update(w=_jitter((250, 250, 250), rng, 3), k=_jitter((35, 30, 30), rng, 4))
     outline = None if faint.get("w") else _jitter((230, 230, 230), rng, 8)
