@@ -12,6 +12,7 @@ core, and the median time to fit a deck's profile from its 35 photos.
     python bench/bench_decks.py --frames 700         # 2,100 scenes over the three held-out families
     python bench/bench_decks.py --model out/cards.onnx --families all   # a candidate model, every family
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
+    python bench/bench_decks.py --watching           # as during a game: the box saw each pile before its top card
 
 Deck seeds already looked at: from 60,000 and 72,000 (held-out figures of earlier networks) and
 71,000 (the tuning families' choices); judge a new candidate on decks it was never compared on
@@ -19,6 +20,7 @@ Deck seeds already looked at: from 60,000 and 72,000 (held-out figures of earlie
 """
 import argparse
 import collections
+import dataclasses
 import os
 import statistics
 import sys
@@ -48,9 +50,19 @@ def bar(done: int, total: int, t0: float, label: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int) -> np.ndarray:
+    """The same table a moment earlier, before each zone's top card was laid: what the watcher
+    saw when it last judged the zones (same camera and light, other sensor noise)."""
+    tops = [scene.top(zone) for zone in ("play", "discard")]
+    earlier = synth.Scene([c for c in scene.cards if not any(c is t for t in tops)])
+    return synth.render_frame(earlier, camera, dataclasses.replace(light, noise_seed=k + 1), k)
+
+
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
-                   progress: tuple[int, int, float]) -> dict[str, float]:
-    """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid."""
+                   progress: tuple[int, int, float], watching: bool = False) -> dict[str, float]:
+    """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
+    ``watching``: each zone read knowing its picture before the top card was laid, as the box
+    reads a card during a game (the time per frame then includes that look)."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
@@ -68,9 +80,13 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
                 with_profile = Recognizer(Classifier(profile=profile), plain.detector)  # fits the deck's model
                 teaching.append(time.perf_counter() - t)
         scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
-        frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng), k)
+        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+        frame = synth.render_frame(scene, camera, light, k)
+        before = None
+        if watching:
+            before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
         t = time.perf_counter()
-        result = plain.analyse(frame)
+        result = plain.analyse(frame, before)
         times.append((time.perf_counter() - t) * 1000)
         piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
         for seen in result.cards:
@@ -103,6 +119,8 @@ def main() -> None:
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of each family's first deck")
     p.add_argument("--model", help="an ONNX card classifier to measure instead of the shipped one")
     p.add_argument("--no-teach", action="store_true", help="skip the taught figures (faster)")
+    p.add_argument("--watching", action="store_true",
+                   help="read each pile as the box does during a game, knowing the zone before its top card")
     args = p.parse_args()
     chosen = {**designs.GROUPS, "all": tuple(designs.FAMILIES)}.get(args.families) or tuple(args.families.split(","))
     unknown = [f for f in chosen if f not in designs.FAMILIES]
@@ -117,11 +135,13 @@ def main() -> None:
     rows = {}
     for n, family in enumerate(chosen):
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
-                                      (n * args.frames, len(chosen) * args.frames, t0))
+                                      (n * args.frames, len(chosen) * args.frames, t0), args.watching)
     print(file=sys.stderr)
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
+    how = "watching a game" if args.watching else "photos alone"
     print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
-          f"seed {args.seed}, model {args.model or 'shipped'}; typefaces: {typefaces[0]} for training families, "
+          f"seed {args.seed}, model {args.model or 'shipped'}, {how}; "
+          f"typefaces: {typefaces[0]} for training families, "
           f"{typefaces[1]} for held-out ones, make fonts installs them):")
     print(f"  {'family':<20}{'role':>9}" + "".join(f"{c:>12}" for c in COLUMNS))
     for family, r in rows.items():

@@ -183,11 +183,13 @@ class ZonePixels:
 
 
 def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray | None,
-                 empty: EmptyZone | None = None, frame_half: np.ndarray | None = None) -> ZoneView:
+                 empty: EmptyZone | None = None, frame_half: np.ndarray | None = None,
+                 before: np.ndarray | None = None) -> ZoneView:
     """``empty``: what the zone looks like with nothing on it (default: the printed mat);
-    ``frame_half``: ``half_size(frame)`` when several zones are looked at."""
+    ``frame_half``: ``half_size(frame)`` when several zones are looked at; ``before``: the
+    zone's picture before its top card was laid (``find_in_view``)."""
     t, _ = _zone_transform(zone)
-    view = find_in_view(zone_pixels(frame, pose, zone, frame_half), zone, gains, empty)
+    view = find_in_view(zone_pixels(frame, pose, zone, frame_half), zone, gains, empty, before)
     if view.rect_px is not None:
         back = np.linalg.inv(t @ pose.frame_to_mm)
         view.corners = cv2.perspectiveTransform(view.rect_px.reshape(-1, 1, 2), back).reshape(4, 2)
@@ -204,12 +206,13 @@ FAINT_CUTS = (30.0, 18.0)  # the same in glare or dim light, when a second look 
 
 
 def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | None = None,
-                 empty: EmptyZone | None = None) -> ZoneView:
+                 empty: EmptyZone | None = None, before: np.ndarray | None = None) -> ZoneView:
     """The top card in a zone seen from above (an image, or its ``ZonePixels``); ``gains`` balance
     its colours (None: they are balanced already). Only the half-size image and the crop are
     balanced. Something faint but no card (and no glare spot): further looks take smaller
     differences from the empty mat for a card (a white card in glare), if its outline shows as a
-    card's."""
+    card's. ``before``: the zone's half-size image as it was before the top card was laid
+    (``ZoneView.image`` of then), which tells the new card from the pile under it."""
     pixels = ZonePixels.of_image(img) if isinstance(img, np.ndarray) else img
     full = functools.cache(pixels.full)
     view, glare = _look_for_card(pixels, full, zone, gains, empty, CUT)
@@ -217,8 +220,60 @@ def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | No
         for cut in FAINT_CUTS:
             second, _ = _look_for_card(pixels, full, zone, gains, empty, cut)
             if second.crop is not None:
-                return second
+                view = second
+                break
+    if before is not None and view.crop is not None and not view.occluded:
+        laid = _laid_since(pixels, full, zone, gains, before, view.mask)
+        if laid is not None:
+            view.rect_px, view.crop = laid, balance(pixels.crop(laid), gains)
     return view
+
+
+CHANGED_AREA = (0.03, 1.25)  # the part of a zone that changed since one card was laid on it, in card areas
+SPECK = 0.01                 # changed patches smaller than this (card areas) are noise
+SEGMENTS = 40                # the longest straight edges tried as a side of the new card
+
+
+def _laid_since(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, gains: np.ndarray | None,
+                before: np.ndarray, pile: np.ndarray) -> np.ndarray | None:
+    """The card laid on a pile since ``before``. A card cut out of the pile's outline may hold a
+    corner of the card under it, numeral and all; every pixel that changed since lies on the new
+    card (where it covers a card of the same face only its numerals and art show as a change,
+    so the change alone is no outline): the card is the card-sized box within the pile that holds
+    all of the change and whose border lies most on edges. None when the change is not one card's
+    (the light changed, the pile was moved): the pile's own outline stands."""
+    changed = card_mask(pixels.half, pixels.size, zone, gains, EmptyZone.from_half(balance(before, gains)))
+    changed = cv2.bitwise_and(changed, pile)
+    area = cv2.countNonZero(changed)
+    if not CHANGED_AREA[0] * CARD_AREA <= area <= CHANGED_AREA[1] * CARD_AREA:
+        return None
+    contours, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    marks = [c for c in contours if cv2.contourArea(c) > SPECK * CARD_AREA]  # not a speck of noise
+    if not marks:
+        return None
+    points = cv2.convexHull(np.concatenate(marks)).reshape(-1, 2).astype(np.float64)  # a box holds all or none
+    canny = _faint_edges(full(), pile)
+    rects = _boxes_on_segments(canny, SEGMENTS)  # a face printed with a grid has hundreds of edges
+    if rects is None:
+        return None
+    corner, u_side, n_side = rects[:, 0], rects[:, 1] - rects[:, 0], rects[:, 3] - rects[:, 0]
+    rel = points[None] - corner[:, None]                                     # (boxes, points, 2)
+    a = np.einsum("bpk,bk->bp", rel, u_side) / np.einsum("bk,bk->b", u_side, u_side)[:, None]
+    b = np.einsum("bpk,bk->bp", rel, n_side) / np.einsum("bk,bk->b", n_side, n_side)[:, None]
+    slack = 4.0 / CARD_PX[0]
+    holds = ((a > -slack) & (a < 1 + slack) & (b > -slack) & (b < 1 + slack)).all(1)
+    if not holds.any():
+        return None
+    rects = rects[holds]
+    t = np.linspace(0, 1, 24, endpoint=False)
+    edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
+    score = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), -1).mean(1)
+    for k in np.argsort(-score)[:20]:
+        if score[k] < 0.5:
+            break
+        if _within(rects[k], pile, t):
+            return _portrait(cv2.boxPoints(cv2.minAreaRect(rects[k].astype(np.float32))))  # corners clockwise
+    return None
 
 
 def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, gains: np.ndarray | None,
@@ -434,25 +489,10 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     belongs to the card: slide a card-sized rectangle along every straight edge seen within the
     outline, and keep the one that lies within it and has edges under all four of its sides (a
     glare spot's soft rim gives no straight edges; the mat's printed lines give one side only)."""
-    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    canny = cv2.bitwise_and(cv2.Canny(grey, 10, 30), cv2.dilate(mask, np.ones((9, 9), np.uint8)))
-    segments = cv2.HoughLinesP(canny, 1, np.pi / 180, 20, minLineLength=0.3 * CARD_PX[0], maxLineGap=8)
-    if segments is None:
+    canny = _faint_edges(img, mask)
+    rects = _boxes_on_segments(canny)
+    if rects is None:
         return None
-    boxes = []
-    for p, q in segments.reshape(-1, 2, 2).astype(np.float64):
-        length = float(np.linalg.norm(q - p))
-        u = (q - p) / length
-        for n in (np.array([-u[1], u[0]]), np.array([u[1], -u[0]])):    # the card lies on either side
-            for side, other in (CARD_PX, CARD_PX[::-1]):
-                if length > 1.1 * side:
-                    continue
-                for along in np.arange(length - side - 6, 6.1, 3.0):   # the side holds the segment
-                    for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
-                        boxes.append(_rect(p + u * along + n * off, u, n, side, other))
-    if not boxes:
-        return None
-    rects = np.array(boxes)
     t = np.linspace(0, 1, 24, endpoint=False)
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
     seen = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), 4, -1).mean(2)
@@ -463,6 +503,35 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
         if _within(rects[k], mask, t):
             return rects[k].reshape(-1, 1, 2).astype(np.int32)
     return None
+
+
+def _faint_edges(img: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Edges in ``img`` on or just off ``mask``, faint ones too (a card's edge over one of the same face)."""
+    grey = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    return cv2.bitwise_and(cv2.Canny(grey, 10, 30), cv2.dilate(mask, np.ones((9, 9), np.uint8)))
+
+
+def _boxes_on_segments(canny: np.ndarray, longest: int | None = None) -> np.ndarray | None:
+    """Card-sized boxes with a side along a straight edge of ``canny`` (only its ``longest``
+    edges, if given), on either side of it and slid along it: (boxes, 4, 2) corners, or None."""
+    segments = cv2.HoughLinesP(canny, 1, np.pi / 180, 20, minLineLength=0.3 * CARD_PX[0], maxLineGap=8)
+    if segments is None:
+        return None
+    segments = segments.reshape(-1, 2, 2).astype(np.float64)
+    if longest is not None:
+        segments = segments[np.argsort(-np.linalg.norm(segments[:, 1] - segments[:, 0], axis=1))[:longest]]
+    boxes = []
+    for p, q in segments:
+        length = float(np.linalg.norm(q - p))
+        u = (q - p) / length
+        for n in (np.array([-u[1], u[0]]), np.array([u[1], -u[0]])):    # the card lies on either side
+            for side, other in (CARD_PX, CARD_PX[::-1]):
+                if length > 1.1 * side:
+                    continue
+                for along in np.arange(length - side - 6, 6.1, 3.0):   # the side holds the segment
+                    for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
+                        boxes.append(_rect(p + u * along + n * off, u, n, side, other))
+    return np.array(boxes) if boxes else None
 
 
 def _rect(corner: np.ndarray, u: np.ndarray, n: np.ndarray, side: float, other: float) -> np.ndarray:

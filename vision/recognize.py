@@ -35,14 +35,17 @@ class FrameResult:
     views: dict[str, finder.ZoneView] = field(default_factory=dict)
 
 
-def look_at_mat(detector: mat.MatDetector, frame: np.ndarray,
-                pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
-    """The zones of a frame; ``pose`` skips finding the mat again (it does not move between frames)."""
+def look_at_mat(detector: mat.MatDetector, frame: np.ndarray, pose: mat.MatPose | None = None,
+                before: dict[str, np.ndarray] | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    """The zones of a frame; ``pose`` skips finding the mat again (it does not move between frames);
+    ``before``: zones' pictures before their top cards were laid (``finder.find_in_view``)."""
     pose = pose or detector.detect(frame)
     if pose is None:
         return None, {}
     gains, half = finder.white_gains(frame, pose), finder.half_size(frame)
-    return pose, {z: finder.look_at_zone(frame, pose, z, gains, frame_half=half) for z in ZONE_NAMES}
+    before = before or {}
+    return pose, {z: finder.look_at_zone(frame, pose, z, gains, frame_half=half, before=before.get(z))
+                  for z in ZONE_NAMES}
 
 
 @dataclass
@@ -61,12 +64,13 @@ class Recognizer:
             profile = Profile.load(profile) if profile else None
         return Recognizer(Classifier(profile=profile), zones=zones)
 
-    def look(self, frame: np.ndarray,
-             pose: mat.MatPose | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
-        """The zones of a frame without classifying (cheap: the watcher calls it on every frame)."""
+    def look(self, frame: np.ndarray, pose: mat.MatPose | None = None,
+             before: dict[str, np.ndarray] | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+        """The zones of a frame without classifying (cheap: the watcher calls it on every frame);
+        ``before``: zones' pictures before their top cards were laid."""
         if self.zones is not None:
             return self.zones.look(frame)
-        return look_at_mat(self.detector, frame, pose)
+        return look_at_mat(self.detector, frame, pose, before)
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
         found = [(v, v.crop) for v in views.values() if v.crop is not None]
@@ -74,8 +78,9 @@ class Recognizer:
         return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners)
                 for (v, _), g in zip(found, guesses, strict=True)]
 
-    def analyse(self, frame: np.ndarray) -> FrameResult:
-        pose, views = self.look(frame)
+    def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None) -> FrameResult:
+        """``before``: zones' pictures before their top cards were laid (``look``)."""
+        pose, views = self.look(frame, before=before)
         if pose is None:
             return FrameResult(False, self.on_table(frame))
         return FrameResult(True, self.classify(views), views)

@@ -276,6 +276,7 @@ class Light:
     noise: float = 2.0
     jpeg: int = 90
     seed: int = 0
+    noise_seed: int | None = None  # another frame under the same light: the same glare, other noise
 
     @staticmethod
     def random(rng: np.random.Generator) -> Light:
@@ -301,7 +302,8 @@ class Light:
             f += (255 * self.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.06 * w) ** 2)))[..., None]
         if self.blur > 0.3:
             f = cv2.GaussianBlur(f, (0, 0), self.blur)
-        f += rng.normal(0, self.noise, f.shape).astype(np.float32)
+        noise = rng if self.noise_seed is None else np.random.default_rng(self.noise_seed)
+        f += noise.normal(0, self.noise, f.shape).astype(np.float32)
         out = np.clip(f, 0, 255).astype(np.uint8)
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
         decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None

@@ -34,6 +34,7 @@ class _Zone:
     thumb_at: float = 0.0                  # and when it was taken
     still_since: float | None = None
     judged: np.ndarray | None = None       # picture when last judged
+    before: np.ndarray | None = None       # and in colour, at half size: tells a new card from the pile
     top: CardSeen | None = None            # the card on top when last judged
     area: float = 0.0
     centre: np.ndarray | None = None
@@ -89,6 +90,7 @@ class Watcher:
         if fresh:
             self._pose, self._pose_at = pose, now
         settled: dict[str, ZoneView] = {}
+        before: dict[str, np.ndarray] = {}
         for name, view in views.items():
             z = self.zones.setdefault(name, _Zone())
             thumb = _thumb(view)
@@ -107,7 +109,15 @@ class Watcher:
             if z.judged is not None and _changed(thumb, z.judged) < self.changed:
                 continue
             z.judged = thumb
+            if z.before is not None and view.crop is not None:
+                before[name] = z.before
+            z.before = view.image
             settled[name] = view
+        if before:  # look again at the zones that got a card, knowing the pile it was laid on
+            _, again = self.recognizer.look(frame, self._pose, before)
+            cut = {name: again[name] for name in before if name in again}
+            settled.update(cut)
+            self.seen = {**views, **cut}
         return settled
 
     def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CameraEvent]:

@@ -20,7 +20,7 @@ class Table:
 
     def frame(self):
         self.n += 1
-        return synth.render_frame(self.scene, self.camera, replace(self.light, seed=self.n), 0)
+        return synth.render_frame(self.scene, self.camera, replace(self.light, noise_seed=self.n), 0)
 
     def lay(self, card, zone, pile=None):
         pile = sum(1 for p in self.scene.cards if p.zone == zone) if pile is None else pile
