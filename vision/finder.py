@@ -520,6 +520,7 @@ def _boxes_on_segments(canny: np.ndarray, longest: int | None = None) -> np.ndar
     segments = segments.reshape(-1, 2, 2).astype(np.float64)
     if longest is not None:
         segments = segments[np.argsort(-np.linalg.norm(segments[:, 1] - segments[:, 0], axis=1))[:longest]]
+    offs = np.array([-3.0, 0.0, 3.0])  # the edge is a few px wide
     boxes = []
     for p, q in segments:
         length = float(np.linalg.norm(q - p))
@@ -528,10 +529,10 @@ def _boxes_on_segments(canny: np.ndarray, longest: int | None = None) -> np.ndar
             for side, other in (CARD_PX, CARD_PX[::-1]):
                 if length > 1.1 * side:
                     continue
-                for along in np.arange(length - side - 6, 6.1, 3.0):   # the side holds the segment
-                    for off in (-3.0, 0.0, 3.0):                         # the edge is a few px wide
-                        boxes.append(_rect(p + u * along + n * off, u, n, side, other))
-    return np.array(boxes) if boxes else None
+                along = np.arange(length - side - 6, 6.1, 3.0)           # the side holds the segment
+                corners = (p + along[:, None, None] * u + offs[None, :, None] * n).reshape(-1, 1, 2)
+                boxes.append(corners + np.array([0 * u, u * side, u * side + n * other, n * other]))
+    return np.concatenate(boxes) if boxes else None
 
 
 def _rect(corner: np.ndarray, u: np.ndarray, n: np.ndarray, side: float, other: float) -> np.ndarray:
