@@ -231,6 +231,8 @@ def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | No
 
 CHANGED_AREA = (0.03, 1.25)  # the part of a zone that changed since one card was laid on it, in card areas
 SPECK = 0.01                 # changed patches smaller than this (card areas) are noise
+LIFTED = 0.1                 # card areas that changed outside the pile: a card was taken away
+SHRANK = 0.03                # and by how much a pile's area may shrink without one taken away
 SEGMENTS = 40                # the longest straight edges tried as a side of the new card
 
 
@@ -241,8 +243,12 @@ def _laid_since(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, g
     card (where it covers a card of the same face only its numerals and art show as a change,
     so the change alone is no outline): the card is the card-sized box within the pile that holds
     all of the change and whose border lies most on edges. None when the change is not one card's
-    (the light changed, the pile was moved): the pile's own outline stands."""
+    laid (cards were lifted off or pushed about): the pile's own outline stands."""
     changed = card_mask(pixels.half, pixels.size, zone, gains, EmptyZone.from_half(balance(before, gains)))
+    gone = cv2.countNonZero(cv2.bitwise_and(changed, cv2.bitwise_not(pile)))
+    shrank = cv2.countNonZero(card_mask(before, pixels.size, zone, gains)) - cv2.countNonZero(pile)
+    if gone > LIFTED * CARD_AREA or shrank > SHRANK * CARD_AREA:
+        return None  # where a card lay there is mat now, or the pile got smaller: one was lifted off
     changed = cv2.bitwise_and(changed, pile)
     area = cv2.countNonZero(changed)
     if not CHANGED_AREA[0] * CARD_AREA <= area <= CHANGED_AREA[1] * CARD_AREA:

@@ -30,7 +30,8 @@ def corner_error_mm(view, placed, zone):
 
 def piles(n, seed=11):
     """Tables with piles of two or three cards of a deck whose cards all share one face (the
-    change is then only the new card's art and edges), and the same table before the top cards."""
+    change is then only the new card's art and edges), the same table before the top cards, and
+    what ``synth.render_frame`` needs to draw the table again."""
     rng = np.random.default_rng(seed)
     for i in range(n):
         deck = designs.design("random-face", 5000 + i)
@@ -42,12 +43,12 @@ def piles(n, seed=11):
         tops = [scene.top(z) for z in ("play", "discard")]
         earlier = synth.Scene([c for c in scene.cards if not any(c is t for t in tops)])
         before = synth.render_frame(earlier, camera, dataclasses.replace(light, noise_seed=i + 1), i)
-        yield scene, synth.render_frame(scene, camera, light, i), before
+        yield scene, synth.render_frame(scene, camera, light, i), before, (camera, light, i)
 
 
 def test_the_card_laid_on_a_pile_is_cut_out_alone(recognizer):
     alone, knowing = [], []
-    for scene, frame, before_frame in piles(12):
+    for scene, frame, before_frame, _ in piles(12):
         _, earlier = recognizer.look(before_frame)
         _, plain = recognizer.look(frame)
         _, seen = recognizer.look(frame, before={z: v.image for z, v in earlier.items()})
@@ -63,7 +64,7 @@ def test_the_card_laid_on_a_pile_is_cut_out_alone(recognizer):
 def test_a_lamp_turned_on_since_does_not_matter(recognizer):
     """The zone's light is fitted anew on the picture from before, as on the empty mat."""
     errors = []
-    for scene, frame, before_frame in piles(4, seed=5):
+    for scene, frame, before_frame, _ in piles(4, seed=5):
         _, earlier = recognizer.look(before_frame)
         darker = {z: (v.image * 0.6).astype(np.uint8) for z, v in earlier.items()}
         _, seen = recognizer.look(frame, before=darker)
@@ -87,6 +88,18 @@ def test_a_change_that_is_not_one_card_leaves_the_piles_outline(recognizer):
     _, seen = recognizer.look(frame, before={z: v.image for z, v in earlier.items()})
     assert plain["play"].rect_px is not None
     assert np.allclose(seen["play"].rect_px, plain["play"].rect_px)
+
+
+def test_a_card_lifted_off_the_pile_is_no_card_laid(recognizer):
+    """The top card taken away again (a card retaken while teaching): where it lay there is mat
+    now, so the card beneath is cut out as it would be without knowing the zone before."""
+    for scene, frame, _, (camera, light, i) in piles(4, seed=8):
+        lifted = synth.Scene([c for c in scene.cards if c is not scene.top("play")])
+        now = synth.render_frame(lifted, camera, dataclasses.replace(light, noise_seed=99), i)
+        _, plain = recognizer.look(now)
+        _, earlier = recognizer.look(frame)  # before: the top card still there
+        _, seen = recognizer.look(now, before={z: v.image for z, v in earlier.items()})
+        assert np.allclose(seen["play"].rect_px, plain["play"].rect_px)
 
 
 def test_the_watcher_cuts_out_each_card_laid_on_a_pile():
