@@ -13,6 +13,7 @@ core, and the median time to fit a deck's profile from its 35 photos.
     python bench/bench_decks.py --model out/cards.onnx --families all   # a candidate model, every family
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
     python bench/bench_decks.py --watching           # as during a game: the box saw each pile before its top card
+    python bench/bench_decks.py --guided             # decks taught by the Teach page's lesson, cards on one pile
 
 Deck seeds already looked at: from 60,000 and 72,000 (held-out figures of earlier networks) and
 71,000 (the tuning families' choices); judge a new candidate on decks it was never compared on
@@ -35,9 +36,11 @@ import numpy as np  # noqa: E402
 from bench_vision import teach  # noqa: E402
 
 from vision import classifier, designs, synth  # noqa: E402
-from vision.classifier import Classifier  # noqa: E402
+from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.guided import GuidedSession, TeachError  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
+from vision.watcher import Watcher  # noqa: E402
 
 DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
 FIRST_DECK = 70_000  # deck seeds of the benchmark (a family's seeds all give decks of its own kind)
@@ -58,11 +61,31 @@ def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Ligh
     return synth.render_frame(earlier, camera, dataclasses.replace(light, noise_seed=k + 1), k)
 
 
+def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer) -> Profile | None:
+    """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
+    one pile in PLAY, each picture taken by the watcher when the card lies still. None if a kind
+    was never taken."""
+    camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
+    session = GuidedSession(tuple(LABELS), Watcher(recognizer))
+    scene, t, n = synth.Scene(), 0.0, 0
+    for kind in LABELS:
+        scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
+        for _ in range(6):
+            n += 1
+            session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), t)
+            t += 0.1
+    try:
+        return Profile(session.finish())
+    except TeachError:
+        return None
+
+
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
-                   progress: tuple[int, int, float], watching: bool = False) -> dict[str, float]:
+                   progress: tuple[int, int, float], watching: bool = False, guided: bool = False) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
-    reads a card during a game (the time per frame then includes that look)."""
+    reads a card during a game (the time per frame then includes that look). ``guided``: each deck
+    taught by the Teach page's lesson (``teach_guided``) rather than from photos of single cards."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
@@ -75,7 +98,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             deck = designs.design(family, first_deck + k // per_deck)
             with_profile = None
             if taught:
-                profile = teach(deck, rng)
+                profile = teach_guided(deck, rng, plain) if guided else teach(deck, rng)
+                if profile is None:
+                    raise SystemExit(f"the lesson of {family} deck {first_deck + k // per_deck} missed a card kind")
                 t = time.perf_counter()
                 with_profile = Recognizer(Classifier(profile=profile), plain.detector)  # fits the deck's model
                 teaching.append(time.perf_counter() - t)
@@ -121,6 +146,8 @@ def main() -> None:
     p.add_argument("--no-teach", action="store_true", help="skip the taught figures (faster)")
     p.add_argument("--watching", action="store_true",
                    help="read each pile as the box does during a game, knowing the zone before its top card")
+    p.add_argument("--guided", action="store_true",
+                   help="teach each deck as the Teach page does: every kind laid in turn on one pile in PLAY")
     args = p.parse_args()
     chosen = {**designs.GROUPS, "all": tuple(designs.FAMILIES)}.get(args.families) or tuple(args.families.split(","))
     unknown = [f for f in chosen if f not in designs.FAMILIES]
@@ -135,10 +162,10 @@ def main() -> None:
     rows = {}
     for n, family in enumerate(chosen):
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
-                                      (n * args.frames, len(chosen) * args.frames, t0), args.watching)
+                                      (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided)
     print(file=sys.stderr)
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
-    how = "watching a game" if args.watching else "photos alone"
+    how = ("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
     print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
           f"seed {args.seed}, model {args.model or 'shipped'}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "
