@@ -56,9 +56,7 @@ def bar(done: int, total: int, t0: float, label: str) -> None:
 def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int) -> np.ndarray:
     """The same table a moment earlier, before each zone's top card was laid: what the watcher
     saw when it last judged the zones (same camera and light, other sensor noise)."""
-    tops = [scene.top(zone) for zone in ("play", "discard")]
-    earlier = synth.Scene([c for c in scene.cards if not any(c is t for t in tops)])
-    return synth.render_frame(earlier, camera, dataclasses.replace(light, noise_seed=k + 1), k)
+    return synth.render_frame(scene.before_tops(), camera, dataclasses.replace(light, noise_seed=k + 1), k)
 
 
 def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer) -> Profile | None:

@@ -162,10 +162,8 @@ def speed() -> None:
         scene = synth.random_scene(rng, design, cards=["r1", "b3", "g2", "w4", "y5", "r2"], pile_max=3)
         camera, light = synth.Camera.random(rng), synth.Light.random(rng)
         frame = synth.render_frame(scene, camera, light, i)
-        tops = (scene.top("play"), scene.top("discard"))
-        earlier = synth.Scene([c for c in scene.cards if all(c is not t for t in tops)])
         pose = rec.detector.detect(frame)
-        _, views = rec.look(synth.render_frame(earlier, camera, light, i), pose)
+        _, views = rec.look(synth.render_frame(scene.before_tops(), camera, light, i), pose)
         piles.append((frame, pose, {z: v.image for z, v in views.items()}))
     median, p90, quiet = timed(again, piles)
     print(f"a card laid: both zones looked at again knowing the piles before, one core (once per card, not per "

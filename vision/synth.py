@@ -168,6 +168,11 @@ class Scene:
         on = [p for p in self.cards if p.zone == zone]
         return on[-1] if on else None
 
+    def before_tops(self) -> Scene:
+        """The table a moment earlier, before each zone's top card was laid."""
+        tops = [self.top(zone) for zone in mat.ZONES]
+        return Scene([c for c in self.cards if all(c is not t for t in tops)])
+
 
 def lay(card: str, zone: str, design: Design, rng: np.random.Generator, pile: int = 0) -> Placed:
     """A card laid in a zone the way people do: near the middle, a little askew, either way up."""

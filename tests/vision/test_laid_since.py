@@ -10,6 +10,7 @@ import pytest
 from vision import designs, finder, mat, synth
 from vision.labels import LABELS
 from vision.recognize import Recognizer
+from vision.watcher import make_watcher
 
 from .scenes import Table
 
@@ -40,9 +41,7 @@ def piles(n, seed=11):
             for k in range(int(rng.integers(2, 4))):
                 scene.cards.append(synth.lay(str(rng.choice(LABELS)), zone, deck, rng, pile=k))
         camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
-        tops = [scene.top(z) for z in ("play", "discard")]
-        earlier = synth.Scene([c for c in scene.cards if not any(c is t for t in tops)])
-        before = synth.render_frame(earlier, camera, dataclasses.replace(light, noise_seed=i + 1), i)
+        before = synth.render_frame(scene.before_tops(), camera, dataclasses.replace(light, noise_seed=i + 1), i)
         yield scene, synth.render_frame(scene, camera, light, i), before, (camera, light, i)
 
 
@@ -103,8 +102,6 @@ def test_a_card_lifted_off_the_pile_is_no_card_laid(recognizer):
 
 
 def test_the_watcher_cuts_out_each_card_laid_on_a_pile():
-    from vision.watcher import make_watcher
-
     w = make_watcher()
     table = Table(seed=4, design=9)
     t = 0.0
