@@ -274,12 +274,8 @@ def _laid_since(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, g
     t = np.linspace(0, 1, 24, endpoint=False)
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
     score = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), -1).mean(1)
-    for k in np.argsort(-score)[:20]:
-        if score[k] < 0.5:
-            break
-        if _within(rects[k], pile, t):
-            return _portrait(cv2.boxPoints(cv2.minAreaRect(rects[k].astype(np.float32))))  # corners clockwise
-    return None
+    k = _best_within(rects, score, 0.5, pile, t)
+    return None if k is None else _portrait(cv2.boxPoints(cv2.minAreaRect(rects[k].astype(np.float32))))  # clockwise
 
 
 def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, gains: np.ndarray | None,
@@ -503,11 +499,17 @@ def _search_card(img: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
     seen = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), 4, -1).mean(2)
     score = np.where(seen.min(1) >= SEARCH_SEEN[0], seen.mean(1), 0.0)
+    k = _best_within(rects, score, SEARCH_SEEN[1], mask, t)
+    return None if k is None else rects[k].reshape(-1, 1, 2).astype(np.int32)
+
+
+def _best_within(rects: np.ndarray, score: np.ndarray, floor: float, mask: np.ndarray, t: np.ndarray) -> int | None:
+    """Of the 20 best-scoring boxes scoring at least ``floor``, the best that lies on the mask."""
     for k in np.argsort(-score)[:20]:
-        if score[k] < SEARCH_SEEN[1]:
+        if score[k] < floor:
             break
         if _within(rects[k], mask, t):
-            return rects[k].reshape(-1, 1, 2).astype(np.int32)
+            return int(k)
     return None
 
 
