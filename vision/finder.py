@@ -230,7 +230,8 @@ def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | No
 
 
 CHANGED_AREA = (0.03, 1.25)  # the part of a zone that changed since one card was laid on it, in card areas
-SPECK = 0.01                 # changed patches smaller than this (card areas) are noise
+SPECK = 0.004                # changed patches smaller than this (card areas) are noise; a numeral is 0.01
+LAID_FLOOR = 0.3             # least share of the new card's border on edges (blurred worn edges on a like card)
 LIFTED = 0.1                 # card areas that changed outside the pile: a card was taken away
 SHRANK = 0.03                # and by how much a pile's area may shrink without one taken away
 SEGMENTS = 40                # the longest straight edges tried as a side of the new card
@@ -244,7 +245,7 @@ def _laid_since(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, g
     so the change alone is no outline): the card is the card-sized box within the pile that holds
     all of the change and whose border lies most on edges. None when the change is not one card's
     laid (cards were lifted off or pushed about): the pile's own outline stands."""
-    changed = card_mask(pixels.half, pixels.size, zone, gains, EmptyZone.from_half(balance(before, gains)))
+    changed = card_mask(pixels.half, pixels.size, zone, gains, EmptyZone.from_half(balance(before, gains)), least=SPECK)
     gone = cv2.countNonZero(cv2.bitwise_and(changed, cv2.bitwise_not(pile)))
     shrank = cv2.countNonZero(card_mask(before, pixels.size, zone, gains)) - cv2.countNonZero(pile)
     if gone > LIFTED * CARD_AREA or shrank > SHRANK * CARD_AREA:
@@ -274,7 +275,7 @@ def _laid_since(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str, g
     t = np.linspace(0, 1, 24, endpoint=False)
     edges = cv2.dilate(canny, np.ones((5, 5), np.uint8))
     score = (_sample(edges, _border(rects, t).reshape(-1, 2)) > 0).reshape(len(rects), -1).mean(1)
-    k = _best_within(rects, score, 0.5, pile, t)
+    k = _best_within(rects, score, LAID_FLOOR, pile, t)
     return None if k is None else _portrait(cv2.boxPoints(cv2.minAreaRect(rects[k].astype(np.float32))))  # clockwise
 
 
@@ -328,9 +329,10 @@ DIST_WEIGHTS = np.array([[0.0, COLOUR_WEIGHT, COLOUR_WEIGHT]], np.float32)
 
 
 def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndarray | None = None,
-              empty: EmptyZone | None = None, cut: float = CUT) -> np.ndarray:
-    """Pixels that differ from the empty background (card faces, borders, hands). Worked out on
-    the half-size image (1.5 px per mm is plenty for outlines), returned at full ``size``."""
+              empty: EmptyZone | None = None, cut: float = CUT, least: float = 0.05) -> np.ndarray:
+    """Pixels that differ from the empty background (card faces, borders, hands), in patches of at
+    least ``least`` card areas. Worked out on the half-size image (1.5 px per mm is plenty for
+    outlines), returned at full ``size``."""
     small = balance(half, gains)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     empty = empty or empty_zone(zone, small.shape[:2])
@@ -348,7 +350,7 @@ def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndar
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    big = [c for c in contours if cv2.contourArea(c) > 0.05 * CARD_AREA]
+    big = [c for c in contours if cv2.contourArea(c) > least * CARD_AREA]
     cv2.drawContours(filled, big, -1, 255, -1)
     return filled
 
