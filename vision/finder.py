@@ -542,7 +542,7 @@ def _boxes_on_segments(canny: np.ndarray, longest: int | None = None) -> np.ndar
                 along = np.arange(length - side - 6, 6.1, 3.0)           # the side holds the segment
                 corners = (p + along[:, None, None] * u + offs[None, :, None] * n).reshape(-1, 1, 2)
                 boxes.append(corners + np.array([0 * u, u * side, u * side + n * other, n * other]))
-    return np.concatenate(boxes) if boxes else None
+    return np.concatenate(boxes) if sum(map(len, boxes)) else None  # a segment a little longer than a side gives none
 
 
 def _rect(corner: np.ndarray, u: np.ndarray, n: np.ndarray, side: float, other: float) -> np.ndarray:

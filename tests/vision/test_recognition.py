@@ -7,6 +7,8 @@ import subprocess
 import cv2
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from vision import finder, synth
 from vision.classifier import guess
@@ -81,6 +83,25 @@ def test_a_pile_merged_with_glare_on_the_mat_is_still_found(recognizer):
     (w, h) = cv2.minAreaRect(view.rect_px.astype(np.float32))[1]
     assert abs(w * h / finder.CARD_AREA - 1) < 0.15
     assert recognizer.classify({"play": view})[0].card == "r3"
+
+
+@settings(max_examples=60, deadline=None)
+@given(length=st.floats(20, 300), angle=st.floats(0, 180))
+@example(length=1.08 * finder.CARD_PX[1], angle=30.0)
+def test_boxes_along_one_straight_edge_are_card_sized_or_none(length, angle):
+    """The card search slides card-sized boxes along each straight edge it sees. An edge a little
+    longer than a card's side holds no such box; the search then finds none, rather than failing
+    (a pile of worn paper cards under a dim light once stopped the camera's loop this way)."""
+    canny = np.zeros((420, 420), np.uint8)
+    u = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+    p, q = np.array([210.0, 210.0]) - u * length / 2, np.array([210.0, 210.0]) + u * length / 2
+    cv2.line(canny, tuple(map(int, np.round(p))), tuple(map(int, np.round(q))), 255, 1)
+    boxes = finder._boxes_on_segments(canny)
+    if boxes is not None:
+        assert boxes.ndim == 3 and boxes.shape[1:] == (4, 2) and len(boxes) > 0
+        sides = np.linalg.norm(boxes[:, 1] - boxes[:, 0], axis=1)
+        assert np.isclose(sides[:, None], finder.CARD_PX).any(axis=1).all()
+    assert finder._search_card(cv2.cvtColor(canny, cv2.COLOR_GRAY2BGR), np.full_like(canny, 255)) is None
 
 
 def test_a_glare_spot_on_an_empty_zone_is_not_a_card():
