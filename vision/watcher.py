@@ -4,7 +4,10 @@ A zone is judged only when it has been still for ``settle`` seconds with nothing
 hand passing, a shadow or a card being straightened never makes a second event: the top card must
 change identity, or a new card must visibly add to the pile, for another ``CardPlaced``. Something
 over a zone that stays perfectly still for ``resting`` seconds is a reflection, not a hand: a card
-found under it is announced, but it never clears the zone.
+found under it is announced, but it never clears the zone. A card laid squarely on one of the same
+face changes only its numerals and art, too little of the zone to tell from a hand that passed: once
+a hand has moved over the zone, the top card's own colours are compared too, and a change there
+counts only if the card read is another.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import numpy as np
 from companion.game.camera import CameraEvent, CardPlaced, ZoneCleared
 
 from .classifier import Profile
-from .finder import PPM, ZoneView
+from .finder import CARD_AREA, PPM, ZoneView
 from .recognize import CardSeen, Recognizer
 from .tablezones import TableZones
 
@@ -26,6 +29,11 @@ CHANGED = 0.02     # share that must differ from the last judged picture to judg
 STEP = 22.0        # grey levels a pixel must change by to count (sensor noise and shade stay below)
 GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
 MOVED_MM = 14.0    # ...or whose top card moved this far
+LAID = 0.01        # card areas of the top card that changed in colour once a hand moved over the zone:
+                   # a card laid squarely on one of the same face shows only its numerals and art
+LAID_STEP = 30.0   # Lab levels a pixel of the top card must change by to count (noise stays below a third of LAID)
+CHROMA = 2.0       # Lab a*, b* count twice: a pale ink on cream differs in hue more than in lightness
+INSET_MM = 3.0     # the top card's edge is left out: a hand or a shadow at its side is no new card
 
 
 @dataclass
@@ -38,6 +46,9 @@ class _Zone:
     top: CardSeen | None = None            # the card on top when last judged
     area: float = 0.0
     centre: np.ndarray | None = None
+    rect: np.ndarray | None = None         # the top card's corners in the half-size picture
+    stirred: bool = False                  # something moved over the zone since it was last judged
+    faint: bool = False                    # judged on a change within the top card alone
 
 
 def _changed(a: np.ndarray, b: np.ndarray) -> float:
@@ -45,9 +56,36 @@ def _changed(a: np.ndarray, b: np.ndarray) -> float:
     return float((np.abs(a - b) > STEP).mean())
 
 
+def _lab(image: np.ndarray) -> np.ndarray:
+    """Lab relative to the zone's median (mostly the mat): a lamp dimmed or a warmer light changes
+    little of it. (Relative to the card's own median, a dark face in a dim light would multiply
+    its noise.)"""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    median = np.median(lab.reshape(-1, 3), axis=0)
+    lab[..., 0] *= 128.0 / max(float(median[0]), 1.0)
+    lab[..., 1:] = (lab[..., 1:] - median[1:]) * CHROMA
+    return lab
+
+
+def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> float:
+    """Card areas within the top card (its edge left out) that changed in colour: the numerals and
+    art of a card laid squarely on it, which change too little of the zone's grey picture."""
+    inside = np.zeros(now.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(rect).astype(np.int32), 1)
+    inset = int(round(INSET_MM * PPM / 2))
+    inside = cv2.erode(inside, np.ones((2 * inset + 1, 2 * inset + 1), np.uint8)).astype(bool)
+    if inside.sum() < 0.25 * CARD_AREA / 4:
+        return 0.0  # the card lies mostly outside the picture: nothing to go by
+    diff = np.abs(_lab(now) - _lab(before)).max(axis=2)
+    return float((diff[inside] > LAID_STEP).sum() / (CARD_AREA / 4))
+
+
 def _thumb(view: ZoneView) -> np.ndarray:
+    """The zone in grey at a quarter size, relative to its median (mostly the mat): a lamp switched
+    on or dimmed is no change to judge."""
     grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)  # already half size
-    return cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return small * (128.0 / max(float(np.median(small)), 1.0))
 
 
 @dataclass
@@ -98,7 +136,7 @@ class Watcher:
             prev_time = z.thumb_at
             z.thumb, z.thumb_at = thumb, now
             if moving:
-                z.still_since = None
+                z.still_since, z.stirred = None, True
                 continue
             if z.still_since is None:
                 z.still_since = prev_time  # it was already still in the previous frame
@@ -106,7 +144,11 @@ class Watcher:
                 continue
             if view.occluded and view.crop is None:
                 continue  # a still reflection with no card found under it says nothing
-            if z.judged is not None and _changed(thumb, z.judged) < self.changed:
+            differs = z.judged is None or _changed(thumb, z.judged) >= self.changed
+            stirred, z.stirred = z.stirred, False  # one look at the top card each time the zone comes to rest
+            z.faint = (not differs and stirred and z.rect is not None and z.before is not None
+                       and _card_changed(z.before, view.image, z.rect) >= LAID)
+            if not (differs or z.faint):
                 continue
             z.judged = thumb
             if z.before is not None and view.crop is not None:
@@ -118,17 +160,23 @@ class Watcher:
             cut = {name: again[name] for name in before if name in again}
             settled.update(cut)
             self.seen = {**views, **cut}
+        for name, view in settled.items():
+            self.zones[name].rect = None if view.rect_px is None else view.rect_px / 2
         return settled
 
     def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CameraEvent]:
         if card is None:
+            if z.faint:
+                return []  # the pile is still there (the zone hardly changed): the card was not found this time
             had = z.top is not None
             z.top, z.area, z.centre = None, 0.0, None
             return [ZoneCleared(name)] if had else []
         centre = view.rect_px.mean(axis=0) / PPM if view.rect_px is not None else None
-        new = (z.top is None or card.card != z.top.card or view.area - z.area > GROWTH
-               or (centre is not None and z.centre is not None and np.linalg.norm(centre - z.centre) > MOVED_MM))
-        z.top, z.area, z.centre = card, view.area, centre
+        grew = (view.area - z.area > GROWTH
+                or (centre is not None and z.centre is not None and np.linalg.norm(centre - z.centre) > MOVED_MM))
+        new = z.top is None or card.card != z.top.card or (grew and not z.faint)  # faint: only the top card changed
+        if new or not z.faint:  # a hand at the pile's side is no growth to remember
+            z.top, z.area, z.centre = card, view.area, centre
         if not new:
             return []  # the same card, straightened or re-lit
         return [CardPlaced(name, card.card, card.confidence, card.candidates)]

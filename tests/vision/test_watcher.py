@@ -2,11 +2,13 @@
 straightening, a card under a still reflection announced once, and a cleared zone when the pile
 is taken away."""
 import os
+from dataclasses import replace
 
 import cv2
+import numpy as np
 import pytest
 
-from vision import synth
+from vision import designs, synth
 from vision.watcher import CardPlaced, Watcher, ZoneCleared, make_watcher
 
 from .scenes import Table
@@ -112,3 +114,46 @@ def test_a_hand_resting_still_over_a_pile_neither_clears_nor_repeats_it(watcher_
     table.scene.hand_zone = None
     ev2, t = run(w, table, 5, t)
     assert ev + ev2 == []
+
+
+def test_cards_laid_tidily_on_a_like_card_are_each_announced_once():
+    """A tidy player lays each card almost exactly on the one before, on a deck whose cards share
+    one cream face and whose yellow and white inks are pale (sepia-print): only the numerals and
+    art change, too little of the zone's grey picture to judge it again; the top card's colours
+    tell. A hand passing with no card, and a lamp dimmed halfway, announce nothing."""
+    rng = np.random.default_rng(11)
+    deck = designs.design("sepia-print", 11)
+    camera = synth.Camera.random(rng, max_tilt=30)
+    light = synth.Light(gains=(1.0, 0.95, 0.85), falloff=0.15, blur=0.6, noise=2, jpeg=85)
+    w = make_watcher()
+    scene, n, t = synth.Scene(), 0, 0.0
+    kinds = ["y1", "y2", "w1", "y3", "w2", "y4", "w3", "y5"]
+    announced, spurious = [], []
+
+    def frames(count):
+        nonlocal n, t
+        events = []
+        for _ in range(count):
+            n += 1
+            events += w.feed(synth.render_frame(scene, camera, replace(light, noise_seed=n), 0), t)
+            t += 1 / FPS
+        return [e for e in events if isinstance(e, CardPlaced)]
+
+    first = synth.lay(kinds[0], "play", deck, rng)
+    for i, kind in enumerate(kinds):
+        if i == len(kinds) // 2:
+            light = replace(light, gains=tuple(g * 0.85 for g in light.gains))
+        scene.hand_zone, scene.hand_seed = "play", i
+        spurious += frames(2)
+        scene.hand_zone = None
+        spurious += frames(4)  # the hand left without a card
+        scene.hand_zone, scene.hand_seed = "play", 100 + i
+        spurious += frames(2)
+        scene.hand_zone = None
+        centre = (first.centre[0] + rng.uniform(-2, 2), first.centre[1] + rng.uniform(-2, 2))
+        face = deck.render(kind, int(rng.integers(1 << 30)))
+        scene.cards.append(synth.Placed(kind, "play", centre, first.angle + rng.uniform(-3, 3), face))
+        announced.append(frames(6))
+    assert spurious == []
+    assert [len(events) for events in announced] == [1] * len(kinds)
+    assert sum(events[0].card == kind for events, kind in zip(announced, kinds, strict=True)) >= len(kinds) - 2
