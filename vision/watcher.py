@@ -60,11 +60,10 @@ def _lab(image: np.ndarray) -> np.ndarray:
     """Lab relative to the zone's median (mostly the mat): a lamp dimmed or a warmer light changes
     little of it. (Relative to the card's own median, a dark face in a dim light would multiply
     its noise.)"""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    median = np.median(lab.reshape(-1, 3), axis=0)
-    lab[..., 0] *= 128.0 / max(float(median[0]), 1.0)
-    lab[..., 1:] = (lab[..., 1:] - median[1:]) * CHROMA
-    return lab
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
+    median = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)  # every 16th pixel is plenty, and 30 times quicker
+    scale = np.array([128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA], np.float32)
+    return (lab.astype(np.float32) - np.array([0.0, median[1], median[2]], np.float32)) * scale
 
 
 def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> float:
@@ -76,7 +75,8 @@ def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> floa
     inside = cv2.erode(inside, np.ones((2 * inset + 1, 2 * inset + 1), np.uint8)).astype(bool)
     if inside.sum() < 0.25 * CARD_AREA / 4:
         return 0.0  # the card lies mostly outside the picture: nothing to go by
-    diff = np.abs(_lab(now) - _lab(before)).max(axis=2)
+    diff = cv2.absdiff(_lab(now), _lab(before))
+    diff = np.maximum(np.maximum(diff[..., 0], diff[..., 1]), diff[..., 2])
     return float((diff[inside] > LAID_STEP).sum() / (CARD_AREA / 4))
 
 
