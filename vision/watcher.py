@@ -26,12 +26,12 @@ from .tablezones import TableZones
 
 STILL = 0.01       # share of a zone's picture that may change between frames while it is still
 CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again
-STEP = 22.0        # grey levels a pixel must change by to count (sensor noise and shade stay below)
+STEP = 22.0        # grey levels (the zone's median taken as 128) a pixel must change by: noise and shade stay below
 GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
 MOVED_MM = 14.0    # ...or whose top card moved this far
 LAID = 0.01        # card areas of the top card that changed in colour once a hand moved over the zone:
                    # a card laid squarely on one of the same face shows only its numerals and art
-LAID_STEP = 30.0   # Lab levels a pixel of the top card must change by to count (noise stays below a third of LAID)
+LAID_STEP = 30.0   # Lab levels a pixel of the top card must change by (no card laid: 99% of looks under LAID / 3)
 CHROMA = 2.0       # Lab a*, b* count twice: a pale ink on cream differs in hue more than in lightness
 INSET_MM = 3.0     # the top card's edge is left out: a hand or a shadow at its side is no new card
 
