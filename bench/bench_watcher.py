@@ -1,0 +1,117 @@
+"""Plays the watcher loses or doubles: cards laid one by one on the PLAY pile as in a game, a hand
+over the zone before each card and a hand passing with no card after it, a lamp dimmed by 12%
+halfway, a random camera (up to 40 degrees off vertical) and light per deck, 1.5 s of frames at
+10 per second after each. The bench's own piles (bench_decks.py) are read without the watcher;
+this is what decides whether a card laid is judged at all.
+
+Per family: cards laid, plays never announced (and how many of those lay on a card of their own
+kind, which changes nothing a camera can see), plays announced twice, plays announced while a
+hand passed with no card, and plays read right.
+
+    python bench/bench_watcher.py                   # small: 2 decks of 10 cards per family
+    python bench/bench_watcher.py --decks 6 --cards 20 --first-deck 73000 \\
+        --families sepia-print,light-plain,coloured-face
+"""
+import argparse
+import collections
+import dataclasses
+import os
+import sys
+import time
+from collections.abc import Callable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from bench_decks import bar  # noqa: E402
+
+from companion.game.camera import CardPlaced  # noqa: E402
+from vision import designs, synth  # noqa: E402
+from vision.labels import LABELS  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+from vision.watcher import Watcher  # noqa: E402
+
+LAMP = 0.88  # the lamp dimmed halfway through each deck's game
+
+
+def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count: collections.Counter,
+              tick: Callable[[], None]) -> None:
+    deck = designs.design(family, seed)
+    rng = np.random.default_rng([9, seed])
+    camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+    watcher, scene = Watcher(recognizer), synth.Scene()
+    clock = {"n": 0, "t": 0.0}
+
+    def frames(n: int) -> list[CardPlaced]:
+        placed = []
+        for _ in range(n):
+            clock["n"] += 1
+            frame = synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=clock["n"]), 0)
+            placed += [e for e in watcher.feed(frame, clock["t"]) if isinstance(e, CardPlaced)]
+            clock["t"] += 0.1
+        return placed
+
+    for i in range(cards):
+        if i == cards // 2:
+            light = dataclasses.replace(light, gains=tuple(g * LAMP for g in light.gains))
+        scene.hand_zone, scene.hand_seed = "play", 2 * i
+        count["while a hand passed"] += len(frames(2))
+        scene.hand_zone = None
+        count["while a hand passed"] += len(frames(4))
+        scene.hand_zone, scene.hand_seed = "play", 2 * i + 1
+        count["while a hand passed"] += len(frames(1))
+        scene.hand_zone = None
+        kind = str(rng.choice(LABELS))
+        under = scene.top("play").card if scene.cards else None
+        scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
+        placed = frames(15)
+        count["laid"] += 1
+        count["never announced"] += not placed
+        count["never announced, on its own kind"] += not placed and under == kind
+        count["announced twice"] += len(placed) > 1
+        count["read right"] += bool(placed) and placed[0].card == kind
+        tick()
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--families", default="sepia-print,light-plain,coloured-face",
+                   help="comma-separated design families (vision/designs.py)")
+    p.add_argument("--decks", type=int, default=2)
+    p.add_argument("--cards", type=int, default=10, help="cards laid per deck")
+    p.add_argument("--first-deck", type=int, default=73_000)
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    families = args.families.split(",")
+    for family in families:
+        if family not in designs.FAMILIES:
+            raise SystemExit(f"unknown design family {family!r}; choose from {', '.join(designs.FAMILIES)}")
+    recognizer, rows, t0 = Recognizer(), {}, time.time()
+    total, done = len(families) * args.decks * args.cards, [0]
+
+    def tick() -> None:
+        done[0] += 1
+        bar(done[0], total, t0, family)
+
+    for family in families:
+        count: collections.Counter = collections.Counter()
+        for d in range(args.decks):
+            play_deck(family, args.first_deck + d, args.cards, recognizer, count, tick)
+        rows[family] = count
+    print(file=sys.stderr)
+    print(f"watcher ({args.decks} decks x {args.cards} cards per family from deck {args.first_deck}, "
+          f"a hand before each card and one passing after it, a lamp dimmed halfway):")
+    print(f"  {'family':<16}{'laid':>6}{'never announced':>18}{'(own kind)':>12}{'twice':>8}"
+          f"{'hand only':>11}{'read right':>12}")
+    for family, c in rows.items():
+        laid = max(c["laid"], 1)
+        print(f"  {family:<16}{c['laid']:>6}{100 * c['never announced'] / laid:>17.1f}%"
+              f"{c['never announced, on its own kind']:>12}{c['announced twice']:>8}{c['while a hand passed']:>11}"
+              f"{100 * c['read right'] / laid:>11.1f}%")
+
+
+if __name__ == "__main__":
+    main()
