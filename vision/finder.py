@@ -537,12 +537,12 @@ def _boxes_on_segments(canny: np.ndarray, longest: int | None = None) -> np.ndar
         u = (q - p) / length
         for n in (np.array([-u[1], u[0]]), np.array([u[1], -u[0]])):    # the card lies on either side
             for side, other in (CARD_PX, CARD_PX[::-1]):
-                if length > 1.1 * side:
-                    continue
                 along = np.arange(length - side - 6, 6.1, 3.0)           # the side holds the segment
+                if not len(along):
+                    continue  # the segment is longer than the side: no box of this shape holds it
                 corners = (p + along[:, None, None] * u + offs[None, :, None] * n).reshape(-1, 1, 2)
                 boxes.append(corners + np.array([0 * u, u * side, u * side + n * other, n * other]))
-    return np.concatenate(boxes) if sum(map(len, boxes)) else None  # a segment a little longer than a side gives none
+    return np.concatenate(boxes) if boxes else None
 
 
 def _rect(corner: np.ndarray, u: np.ndarray, n: np.ndarray, side: float, other: float) -> np.ndarray:
