@@ -20,6 +20,7 @@ from .labels import LABELS
 
 MODEL_PACKAGE, MODEL_NAME = "models", "cards.onnx"
 UNSURE = 0.5   # below this the card is reported as null, with its candidates
+RULED_OUT = 1e-3  # a kind less likely than this is left out of a guess's probabilities
 
 
 class ModelMissing(RuntimeError):
@@ -33,6 +34,7 @@ class Guess:
     candidates: tuple[str, ...]
     fits: bool | None = None   # the card looks like the taught deck (None: no profile)
     mismatch: bool = False     # most cards seen lately do not: the profile is of another deck
+    probabilities: tuple[tuple[str, float], ...] = ()  # every kind not quite ruled out, most likely first
 
 
 def model_resource() -> Traversable:
@@ -256,7 +258,8 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     order = np.argsort(p)[::-1]
     best = float(p[order[0]])
     candidates = tuple(LABELS[i] for i in order[:3] if p[i] >= 0.02) or (LABELS[order[0]],)
-    return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch)
+    likely = tuple((LABELS[i], round(float(p[i]), 4)) for i in order if p[i] >= RULED_OUT)
+    return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch, likely)
 
 
 DECK_VIEW = 2  # what ``Classifier._deck_view`` holds (2: the card's map added)

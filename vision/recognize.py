@@ -20,6 +20,7 @@ class CardSeen:
     confidence: float
     candidates: tuple[str, ...]
     corners: np.ndarray | None        # in the frame, TL TR BR BL of the upright card (None: a zone image alone)
+    probabilities: tuple[tuple[str, float], ...] = ()  # as ``Guess.probabilities``
 
     def as_dict(self) -> dict:
         assert self.corners is not None, "a card read from a whole frame has its corners"
@@ -75,7 +76,7 @@ class Recognizer:
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
         found = [(v, v.crop) for v in views.values() if v.crop is not None]
         guesses = self.classifier.classify([crop for _, crop in found])
-        return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners)
+        return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners, g.probabilities)
                 for (v, _), g in zip(found, guesses, strict=True)]
 
     def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None) -> FrameResult:
@@ -89,5 +90,5 @@ class Recognizer:
         """The cards lying apart on a plain table (no mat in view), each in no zone."""
         found = loose.find_cards(frame)
         guesses = self.classifier.classify([c.crop for c in found])
-        return [CardSeen(None, g.card, g.confidence, g.candidates, c.corners)
+        return [CardSeen(None, g.card, g.confidence, g.candidates, c.corners, g.probabilities)
                 for c, g in zip(found, guesses, strict=True)]

@@ -179,7 +179,7 @@ class Watcher:
             z.top, z.area, z.centre = card, view.area, centre
         if not new:
             return []  # the same card, straightened or re-lit
-        return [CardPlaced(name, card.card, card.confidence, card.candidates)]
+        return [CardPlaced(name, card.card, card.confidence, card.candidates, card.probabilities)]
 
 
 def make_watcher(profile: str | Profile | None = None,

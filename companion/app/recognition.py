@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.camera import CameraEvent, CardPlaced, Source, Watcher
+from companion.game.reading import Reading, weigh
 from companion.game.table import CommandError, Table
 
 log = logging.getLogger(__name__)
@@ -122,23 +123,36 @@ class CameraService:
         return self._borrowed is not None
 
     def handle(self, event: CameraEvent) -> None:
-        """Turn one watcher event into a table command (cleared zones need none)."""
+        """Turn one watcher event into a table command (cleared zones need none). The reading is
+        weighed over the cards this game can still take (``reading.weigh``): a sure card is played
+        or discarded, and any other waits for OK, as does one read as a card whose copies are all
+        on the table (this card or an earlier one was misread: asked, not refused and lost)."""
         if not isinstance(event, CardPlaced) or event.zone not in ("play", "discard"):
             return
-        card, zone = event.card, event.zone
-        candidates = list(event.candidates)
+        reading = self._weigh(event)
+        card = reading.card or (event.card or (event.candidates[0] if event.candidates else None))
+        if card is None:
+            return
         try:
-            if card is not None and event.confidence >= self.confidence:
-                self.table.act({"type": zone, "card": card})
+            if reading.sure(self.confidence):
+                self.table.act({"type": event.zone, "card": card})
             else:
-                guess = card if card is not None else (candidates[0] if candidates else None)
-                if guess is None:
-                    return
-                self.table.propose({"type": zone, "card": guess}, event.confidence, candidates or [guess])
+                self.table.propose({"type": event.zone, "card": card}, reading.confidence,
+                                   list(reading.candidates or (card,)))
         except CommandError as e:
-            log.info("camera saw %s in %s, refused: %s", card, zone, e)
+            log.info("camera saw %s in %s, refused: %s", card, event.zone, e)
             if self.on_refused is not None:
                 self.on_refused(e)
+
+    def _weigh(self, event: CardPlaced) -> Reading:
+        """The event as this game can take it; an event without probabilities keeps its confidence
+        for its best guess (its other candidates: named, how likely not known)."""
+        game = self.table.game
+        if game is None:
+            return Reading(event.card, event.confidence, event.candidates)
+        named = tuple(dict.fromkeys(((event.card,) if event.card else ()) + event.candidates))
+        likely = event.probabilities or tuple((c, event.confidence if i == 0 else 0.0) for i, c in enumerate(named))
+        return weigh(likely, game.state)
 
     def attempt(self) -> bool:
         """One go: build the watcher, open the camera, read until it fails or the service stops.

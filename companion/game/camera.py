@@ -13,12 +13,14 @@ from typing import Any, Protocol
 @dataclass(frozen=True)
 class CardPlaced:
     """A card newly lying on top in ``zone`` (``play`` or ``discard``); ``card`` is None when the
-    reader could not tell, ``candidates`` are its best guesses in order."""
+    reader could not tell, ``candidates`` are its best guesses in order, ``probabilities`` every card
+    it did not rule out with its probability, most likely first (empty: only ``confidence`` known)."""
 
     zone: str
     card: str | None
     confidence: float
     candidates: tuple[str, ...]
+    probabilities: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

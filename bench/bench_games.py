@@ -1,0 +1,127 @@
+"""Whole decks read card by card in the order of a game, as the box judges them: each card laid on a
+small pile in PLAY or DISCARD, a random camera (up to 40 degrees off vertical) and light per card,
+the pile seen a moment before (as the watcher has it), decks of the base, rainbow and black-powder
+games in turn. A card is judged at once when sure (confidence >= 0.9, the box's default), else the
+box asks; a card judged, asked or entered by hand takes its copy off the deck.
+
+Per family, with the reader's own reading (a card whose copies are all on the table, or of a suit
+the game leaves out, is refused by the rules and must be entered by hand) and with the reading
+weighed over the cards the game can still take (companion/game/reading.py): cards judged right,
+judged wrong, asked, refused, and not found (the same either way; such a card is entered by hand).
+
+    python bench/bench_games.py                          # small: 1 deck per family
+    python bench/bench_games.py --decks 6 --families held-out --first-deck 74000
+"""
+import argparse
+import collections
+import dataclasses
+import os
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from bench_decks import bar, before_top_cards  # noqa: E402
+
+from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
+from companion.game.rules import State, new_game  # noqa: E402
+from companion.game.variants import parse_variant  # noqa: E402
+from vision import designs, synth  # noqa: E402
+from vision.recognize import CardSeen, Recognizer  # noqa: E402
+
+GAMES = ("base", "rainbow", "black-powder")
+SURE = 0.9  # the box's default (config: camera.confidence)
+OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
+
+
+def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick) -> list[tuple[str, CardSeen | None]]:
+    """Every card of the game's deck in a shuffled order, each with what the box read of it."""
+    deck = designs.design(family, seed)
+    rng = np.random.default_rng([11, seed])
+    cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
+    rng.shuffle(cards)
+    out = []
+    for k, card in enumerate(cards):
+        zone = "play" if rng.random() < 0.6 else "discard"
+        scene = synth.Scene()
+        for i in range(int(rng.integers(0, 3))):
+            scene.cards.append(synth.lay(str(rng.choice(cards)), zone, deck, rng, pile=i))
+        scene.cards.append(synth.lay(card, zone, deck, rng, pile=len(scene.cards)))
+        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+        frame = synth.render_frame(scene, camera, light, k)
+        before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
+        _, views = recognizer.look(frame, before=before)
+        seen = recognizer.classify({zone: views[zone]}) if zone in views else []
+        out.append((card, seen[0] if seen else None))
+        tick()
+    return out
+
+
+def judge(reads: list[tuple[str, CardSeen | None]], preset: str, weighed: bool, count: collections.Counter) -> None:
+    state: State = new_game(parse_variant(preset), 3)
+    gone: list[str] = []
+    for card, seen in reads:
+        if seen is None:  # entered by hand
+            count["not found"] += 1
+            gone.append(card)
+            continue
+        now = dataclasses.replace(state, discards=tuple(gone))
+        if weighed:
+            reading = weigh(seen.probabilities, now)
+            outcome = "judged" if reading.sure(SURE) else "asked"
+        else:
+            reading = Reading(seen.card, seen.confidence, seen.candidates)
+            outcome = "asked" if not reading.sure(SURE) else "judged" if can_be_laid(now, str(seen.card)) else "refused"
+        if outcome == "judged":
+            count["right" if reading.card == card else "wrong"] += 1
+            gone.append(str(reading.card))
+        else:
+            count[outcome] += 1
+            gone.append(card)  # the family says what it was
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--families", default="held-out",
+                   help="comma-separated design families, or a group: held-out, tuning, training")
+    p.add_argument("--decks", type=int, default=1, help="decks per family (base, rainbow, black-powder in turn)")
+    p.add_argument("--first-deck", type=int, default=74_000)
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
+    for family in families:
+        if family not in designs.FAMILIES:
+            raise SystemExit(f"unknown design family {family!r}; choose from {', '.join(designs.FAMILIES)}")
+    recognizer, t0 = Recognizer(), time.time()
+    games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
+    total, done = len(families) * sum(parse_variant(g).deck_size() for g in games), [0]
+    rows = {}
+
+    def tick() -> None:
+        done[0] += 1
+        bar(done[0], total, t0, family)
+
+    for family in families:
+        alone: collections.Counter = collections.Counter()
+        weighed: collections.Counter = collections.Counter()
+        for d, preset in enumerate(games):
+            reads = read_deck(family, args.first_deck + d, preset, recognizer, tick)
+            judge(reads, preset, False, alone)
+            judge(reads, preset, True, weighed)
+        rows[family] = (alone, weighed)
+    print(file=sys.stderr)
+    print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
+          f"{', '.join(games)}), judged when confidence >= {SURE}:")
+    print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>10}" for o in OUTCOMES))
+    for family, pair in rows.items():
+        for name, c in zip(("alone", "weighed"), pair, strict=True):
+            n = max(sum(c.values()), 1)
+            print(f"  {family:<20}{name:<10}{n:>6}" + "".join(f"{100 * c[o] / n:>9.1f}%" for o in OUTCOMES))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""What a card the camera read can be on this table.
+
+The card reader weighs all 35 kinds alike, but a game knows better: the box holds only the suits of
+its variant, and only so many copies of each card, so a card whose copies are all played or
+discarded cannot be the one just laid. The reading is weighed again over the cards that can still
+come. When the reader's own best guess is a card whose copies are all on the table, it misread this
+card or an earlier one, and the box asks; a suit the variant leaves out is simply no candidate.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import CardError, parse_card
+from .rules import State
+
+SHOWN = 3            # candidates offered when the box asks
+SHOWN_FLOOR = 0.02   # a candidate less likely than this is not offered
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The card the camera saw, as this table can take it. ``card`` is None when none of its
+    guesses can be here; ``used_up`` when its best guess is a card whose copies are all on the
+    table (the box asks, however sure the reader was)."""
+
+    card: str | None
+    confidence: float
+    candidates: tuple[str, ...]
+    used_up: bool = False
+
+    def sure(self, threshold: float) -> bool:
+        """Judged at once (else the box asks): a card that can be here, at least this likely."""
+        return self.card is not None and not self.used_up and self.confidence >= threshold
+
+
+def can_be_laid(state: State, card: str) -> bool:
+    """A copy of ``card`` may still be in the deck or a hand in this game."""
+    try:
+        return state.remaining(parse_card(card)) > 0
+    except CardError:
+        return False
+
+
+def used_up(state: State, card: str) -> bool:
+    """The box holds ``card`` in this variant, and every copy is already played or discarded."""
+    try:
+        known = parse_card(card)
+    except CardError:
+        return False
+    return state.variant.card_counts[known] > 0 and state.remaining(known) <= 0
+
+
+def weigh(probabilities: Sequence[tuple[str, float]], state: State) -> Reading:
+    """``probabilities``: the reader's cards, each with its probability (0: named, but how likely
+    not known); what they leave of 1 belongs to cards not listed and is kept as such, so one card
+    listed alone keeps its probability. The cards that cannot be laid are left out and the rest
+    scaled up to what they share."""
+    if not probabilities:
+        return Reading(None, 0.0, ())
+    ranked = sorted(probabilities, key=lambda cp: -cp[1])
+    rest = max(0.0, 1.0 - sum(p for _, p in ranked))
+    possible = [(card, p) for card, p in ranked if can_be_laid(state, card)]
+    spent = used_up(state, ranked[0][0])
+    if not possible:
+        return Reading(None, 0.0, (), spent)
+    share = sum(p for _, p in possible) + rest
+    weighed = [(card, p / share if share > 0 else 0.0) for card, p in possible]
+    shown = (weighed[0][0],) + tuple(card for card, p in weighed[1:] if p >= SHOWN_FLOOR or p == 0.0)
+    return Reading(weighed[0][0], weighed[0][1], shown[:SHOWN], spent)
