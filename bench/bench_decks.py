@@ -61,13 +61,20 @@ def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Ligh
 
 def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer) -> Profile | None:
     """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
-    one pile in PLAY, each picture taken by the watcher when the card lies still. None if a kind
-    was never taken."""
+    one pile in PLAY, each picture taken by the watcher when the card lies still. The family lays
+    the kind the page asks for; a picture in doubt (``GuidedSession``) of the card just laid it keeps
+    with OK, of another card it lays the kind asked for again. None if a kind was never taken."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
-    scene, t, n = synth.Scene(), 0.0, 0
-    for kind in LABELS:
+    lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
+    for _ in range(2 * len(LABELS)):
+        if lesson.doubt is not None and lesson.waiting is not None and lesson.waiting[0] == laid:
+            session.confirm()
+        kind = lesson.waiting[0] if lesson.doubt is not None and lesson.waiting else next(iter(lesson.missing), None)
+        if kind is None:
+            break
         scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
+        laid = kind
         for _ in range(6):
             n += 1
             session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), t)

@@ -66,6 +66,7 @@ LINES: dict[str, Message] = {
     # teaching the family's deck
     "teach.lay": NP_("oled", "Lay in PLAY:"), "teach.count": NP_("oled", "%(done)s of %(total)s taught"),
     "teach.no_mat": NP_("oled", "Mat not in view"), "teach.got": NP_("oled", "Got it. OK?"),
+    "teach.doubt": NP_("oled", "Looks like a %(value)s. OK?"),
     "teach.keys": NP_("oled", "OK = keep  UNDO = retake"), "teach.complete": NP_("oled", "All %(total)s taken"),
     "teach.complete.keys": NP_("oled", "OK = learn the deck"), "teach.fitting": NP_("oled", "Learning the deck"),
     "teach.saved": NP_("oled", "Deck taught ✓"), "teach.saved.detail": NP_("oled", "The box reads your cards now"),

@@ -79,6 +79,7 @@ SAMPLES: dict[str, Screen] = {
     "teach_lay": Teaching("lay", "r1", 0, 25),
     "teach_lay_no_mat": Teaching("lay", "m4", 12, 30, mat=False),
     "teach_got": Teaching("got", "y3", 8, 25),
+    "teach_doubt": Teaching("got", "y2", 7, 25, doubt="3"),
     "teach_complete": Teaching("complete", None, 25, 25),
     "teach_fitting": Teaching("fitting", done=14, total=25),
     "teach_saved": Teaching("saved"),

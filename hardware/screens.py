@@ -92,14 +92,16 @@ class Status:
 @dataclass(frozen=True)
 class Teaching:
     """Teaching the family's deck: which card to lay (``lay``), the picture taken waiting for OK
-    (``got``), every card taken (``complete``), the deck being learnt (``fitting``, with ``done``
-    of ``total`` kinds), and the end (``saved`` or ``failed``)."""
+    (``got``; ``doubt``: the value it seems to show instead), every card taken (``complete``), the
+    deck being learnt (``fitting``, with ``done`` of ``total`` kinds), and the end (``saved`` or
+    ``failed``)."""
 
     phase: str
     card: str | None = None
     done: int = 0
     total: int = 0
     mat: bool = True
+    doubt: str | None = None
 
     @classmethod
     def of(cls, state: dict[str, Any]) -> Teaching | None:
@@ -112,7 +114,7 @@ class Teaching:
             return cls("fitting", done=progress.get("done", 0), total=progress.get("total", 0))
         done, total, mat = state.get("done", 0), state.get("total", 0), bool(state.get("mat"))
         if state.get("captured"):
-            return cls("got", state["captured"], done, total, mat)
+            return cls("got", state["captured"], done, total, mat, state.get("doubt"))
         if status == "complete":
             return cls("complete", None, done, total, mat)
         return cls("lay", state.get("asked"), done, total, mat)
@@ -319,7 +321,8 @@ def _teaching(c: Canvas, s: Teaching, lang: str) -> None:
         c.invert((0, 52, WIDTH - 1, HEIGHT - 1))
         c.text((WIDTH // 2, 52), text(lang, "teach.complete.keys"), (10, 9), bold=True, align="center", fill=OFF)
         return
-    title = text(lang, "teach.got" if s.phase == "got" else "teach.lay")
+    title = text(lang, "teach.doubt", value=s.doubt) if s.doubt else text(lang, "teach.got" if s.phase == "got"
+                                                                           else "teach.lay")
     c.text((WIDTH // 2, 0), title, (13, 11), bold=True, align="center")
     if s.card:
         c.text((WIDTH // 2, 15), card_name(lang, s.card), BIG, bold=True, align="center")

@@ -196,6 +196,10 @@ class Classifier:
         return np.concatenate([unit, INK_WEIGHT * ink_summary(blob).reshape(len(features), -1),
                                INK_WEIGHT * card_map(crops)], 1)
 
+    def general(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities per crop from the general network alone, whatever the profile."""
+        return self._run(crops)[0]
+
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop (``_deck_view``), for many crops."""
         batches = [crops[i:i + 256] for i in range(0, len(crops), 256)]

@@ -41,6 +41,9 @@ TEACH_STATE = {
         "kinds": {"type": "array", "items": {"$ref": "#/components/schemas/Card"}},
         "taken": {"type": "array", "items": {"$ref": "#/components/schemas/Card"}},
         "asked": {"type": "string", "nullable": True}, "captured": {"type": "string", "nullable": True},
+        "doubt": {"type": "string", "nullable": True,
+                  "description": "the value the picture waiting for OK seems to show instead of its kind's: "
+                                 "a card skipped or not seen laid; the next card laid replaces that picture"},
         "done": {"type": "integer"}, "total": {"type": "integer"},
         "mat": {"type": "boolean", "description": "the mat (or the configured zones) is in view"},
         "version": {"type": "integer"},

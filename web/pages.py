@@ -171,6 +171,8 @@ def teach_strings() -> dict[str, str]:
     return {
         "lay": _("Lay this card in PLAY: %(card)s"), "waiting": _("Waiting for the card…"),
         "seen": _("Card seen: hold still…"), "captured": _("Got %(card)s. Is the picture right?"),
+        "doubt": _("This card looks like a %(value)s, not %(card)s. Lay %(card)s on top, or press OK if the "
+                   "picture is right."),
         "complete": _("Every card is taken: finish to teach the box."),
         "no_mat": _("The play mat is not in view: are all four corner markers visible?"),
         "fitting": _("Learning your deck… %(done)s of %(total)s"),

@@ -152,7 +152,7 @@ class Teacher:
             s = self.session
             out = self.outcome
             base = {"active": self.active, "variant": self.variant, "kinds": [], "taken": [], "asked": None,
-                    "captured": None, "done": 0, "total": 0, "mat": False, "version": 0, "pictures": 0,
+                    "captured": None, "doubt": None, "done": 0, "total": 0, "mat": False, "version": 0, "pictures": 0,
                     "progress": None, "profile": None, "settings": None, "error": None, "message": None}
             if out is not None:
                 base.update(status=out.status, profile=out.profile, settings=out.settings, error=out.error,

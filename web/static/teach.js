@@ -88,6 +88,7 @@ function renderKinds(st) {
 
 function statusLine(st) {
   if (!st.mat) return T.no_mat;
+  if (st.status === "captured" && st.doubt) return fmt(T.doubt, { value: st.doubt, card: cardName(st.captured) });
   if (st.status === "captured") return fmt(T.captured, { card: cardName(st.captured) });
   return T[st.status] ?? "";
 }
@@ -95,7 +96,7 @@ function statusLine(st) {
 function renderLesson(st) {
   $("teach-ask").textContent = st.asked ? fmt(T.lay, { card: cardName(st.asked) }) : "";
   const status = $("teach-status");
-  status.dataset.status = st.mat ? st.status : "no_mat";
+  status.dataset.status = !st.mat ? "no_mat" : st.doubt ? "doubt" : st.status;
   status.textContent = statusLine(st);
   if (st.captured && st.pictures !== shownPictures) $("teach-crop").src = cropUrl(st.captured, st.pictures);
   shownPictures = st.pictures;
