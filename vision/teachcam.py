@@ -113,7 +113,11 @@ def _lesson(session: GuidedSession, source: Any, period: float, no_mat: float, a
 def _keep_or_retake(session: GuidedSession, kind: str, ask: Callable[[str], str]) -> None:
     while True:
         try:
-            answer = ask(f"got {_name(kind)}: Enter keeps it, r takes it again, q stops: ").strip().lower()
+            doubt = session.lesson.doubt
+            asking = (f"got {_name(kind)}, but it looks like a {doubt} (a card skipped?): r takes it again, "
+                      "Enter keeps it anyway, q stops: " if doubt else
+                      f"got {_name(kind)}: Enter keeps it, r takes it again, q stops: ")
+            answer = ask(asking).strip().lower()
         except EOFError:
             raise Stop("stopped before every card was taught: nothing saved") from None
         if answer == "":

@@ -85,6 +85,15 @@ def test_each_card_is_prompted_kept_or_retaken_and_stopping_saves_nothing(tmp_pa
     no_traceback(r)
 
 
+def test_a_card_skipped_is_pointed_out_at_the_prompt(tmp_path: Path):
+    source = film(tmp_path / "frames", ["r1", "r3", "r2"])  # r2 skipped, then laid on top
+    r = companion("teach", "--camera", "--profile", str(tmp_path / "deck.npz"), "--source", source, "--config",
+                  str(tmp_path / "none.toml"), stdin="\nr\nq\n")
+    assert asked_for(r.stdout) == ["r1", "r2", "r2"], r.stdout + r.stderr
+    assert r.stdout.count("it looks like a 3") == 1 and "got the red 2 (r2), but" in r.stdout
+    no_traceback(r)
+
+
 @pytest.mark.slow
 def test_a_whole_deck_is_taught_with_the_camera(tmp_path: Path):
     kinds = list(card_kinds(parse_variant("base")))
