@@ -53,6 +53,26 @@ def bar(done: int, total: int, t0: float, label: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def chosen_families(spec: str) -> tuple[str, ...]:
+    """Design families named in a comma-separated list, or a group (held-out, tuning, training, all)."""
+    chosen = {**designs.GROUPS, "all": tuple(designs.FAMILIES)}.get(spec) or tuple(spec.split(","))
+    unknown = [f for f in chosen if f not in designs.FAMILIES]
+    if unknown:
+        raise SystemExit(f"unknown families {', '.join(unknown)}; choose from {', '.join(designs.FAMILIES)}")
+    return chosen
+
+
+class Ticks:
+    """A progress bar over ``total`` steps, labelled with what is being done (``label``)."""
+
+    def __init__(self, total: int):
+        self.total, self.done, self.t0, self.label = total, 0, time.time(), ""
+
+    def __call__(self) -> None:
+        self.done += 1
+        bar(self.done, self.total, self.t0, self.label)
+
+
 def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int) -> np.ndarray:
     """The same table a moment earlier, before each zone's top card was laid: what the watcher
     saw when it last judged the zones (same camera and light, other sensor noise)."""
@@ -154,10 +174,7 @@ def main() -> None:
     p.add_argument("--guided", action="store_true",
                    help="teach each deck as the Teach page does: every kind laid in turn on one pile in PLAY")
     args = p.parse_args()
-    chosen = {**designs.GROUPS, "all": tuple(designs.FAMILIES)}.get(args.families) or tuple(args.families.split(","))
-    unknown = [f for f in chosen if f not in designs.FAMILIES]
-    if unknown:
-        raise SystemExit(f"unknown families {', '.join(unknown)}; choose from {', '.join(designs.FAMILIES)}")
+    chosen = chosen_families(args.families)
     if args.model:
         if not os.path.isfile(args.model):
             raise SystemExit(f"no model at {args.model}: train one with python -m vision.train --out FILE")

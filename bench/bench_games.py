@@ -17,7 +17,6 @@ import collections
 import dataclasses
 import os
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -25,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_decks import bar, before_top_cards  # noqa: E402
+from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
 
 from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
 from companion.game.rules import State, new_game  # noqa: E402
@@ -92,20 +91,13 @@ def main() -> None:
     p.add_argument("--first-deck", type=int, default=74_000)
     args = p.parse_args()
     cv2.setNumThreads(1)
-    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
-    for family in families:
-        if family not in designs.FAMILIES:
-            raise SystemExit(f"unknown design family {family!r}; choose from {', '.join(designs.FAMILIES)}")
-    recognizer, t0 = Recognizer(), time.time()
+    families = chosen_families(args.families)
+    recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
-    total, done = len(families) * sum(parse_variant(g).deck_size() for g in games), [0]
+    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games))
     rows = {}
-
-    def tick() -> None:
-        done[0] += 1
-        bar(done[0], total, t0, family)
-
     for family in families:
+        tick.label = family
         alone: collections.Counter = collections.Counter()
         weighed: collections.Counter = collections.Counter()
         for d, preset in enumerate(games):

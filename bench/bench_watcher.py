@@ -17,7 +17,6 @@ import collections
 import dataclasses
 import os
 import sys
-import time
 from collections.abc import Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -26,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_decks import bar  # noqa: E402
+from bench_decks import Ticks, chosen_families  # noqa: E402
 
 from companion.game.camera import CardPlaced  # noqa: E402
 from vision import designs, synth  # noqa: E402
@@ -79,24 +78,17 @@ def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--families", default="sepia-print,light-plain,coloured-face",
-                   help="comma-separated design families (vision/designs.py)")
+                   help="comma-separated design families (vision/designs.py), or a group: held-out, tuning, training")
     p.add_argument("--decks", type=int, default=2)
     p.add_argument("--cards", type=int, default=10, help="cards laid per deck")
     p.add_argument("--first-deck", type=int, default=73_000)
     args = p.parse_args()
     cv2.setNumThreads(1)
-    families = args.families.split(",")
+    families = chosen_families(args.families)
+    recognizer, rows = Recognizer(), {}
+    tick = Ticks(len(families) * args.decks * args.cards)
     for family in families:
-        if family not in designs.FAMILIES:
-            raise SystemExit(f"unknown design family {family!r}; choose from {', '.join(designs.FAMILIES)}")
-    recognizer, rows, t0 = Recognizer(), {}, time.time()
-    total, done = len(families) * args.decks * args.cards, [0]
-
-    def tick() -> None:
-        done[0] += 1
-        bar(done[0], total, t0, family)
-
-    for family in families:
+        tick.label = family
         count: collections.Counter = collections.Counter()
         for d in range(args.decks):
             play_deck(family, args.first_deck + d, args.cards, recognizer, count, tick)
