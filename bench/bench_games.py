@@ -9,8 +9,11 @@ the game leaves out, is refused by the rules and must be entered by hand) and wi
 weighed over the cards the game can still take (companion/game/reading.py): cards judged right,
 judged wrong, asked, refused, and not found (the same either way; such a card is entered by hand).
 
+With --taught, each deck is also read with a profile taught from one photo per kind on the mat
+(as bench_decks.py teaches), weighed by the game: the box as a family that taught its deck has it.
+
     python bench/bench_games.py                          # small: 1 deck per family
-    python bench/bench_games.py --decks 6 --families held-out --first-deck 74000
+    python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
 """
 import argparse
 import collections
@@ -25,11 +28,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
+from bench_vision import teach  # noqa: E402
 
 from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
 from companion.game.rules import State, new_game  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
+from vision.classifier import Classifier  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
 
 GAMES = ("base", "rainbow", "black-powder")
@@ -37,13 +42,18 @@ SURE = 0.9  # the box's default (config: camera.confidence)
 OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
 
 
-def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick) -> list[tuple[str, CardSeen | None]]:
-    """Every card of the game's deck in a shuffled order, each with what the box read of it."""
+Reads = list[tuple[str, CardSeen | None]]
+
+
+def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
+              taught: Recognizer | None = None) -> tuple[Reads, Reads]:
+    """Every card of the game's deck in a shuffled order, each with what the box read of it (and
+    what the box with the taught profile read of it, when given)."""
     deck = designs.design(family, seed)
     rng = np.random.default_rng([11, seed])
     cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
     rng.shuffle(cards)
-    out = []
+    out, out_taught = [], []
     for k, card in enumerate(cards):
         zone = "play" if rng.random() < 0.6 else "discard"
         scene = synth.Scene()
@@ -56,11 +66,14 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick)
         _, views = recognizer.look(frame, before=before)
         seen = recognizer.classify({zone: views[zone]}) if zone in views else []
         out.append((card, seen[0] if seen else None))
+        if taught is not None:
+            seen = taught.classify({zone: views[zone]}) if zone in views else []
+            out_taught.append((card, seen[0] if seen else None))
         tick()
-    return out
+    return out, out_taught
 
 
-def judge(reads: list[tuple[str, CardSeen | None]], preset: str, weighed: bool, count: collections.Counter) -> None:
+def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> None:
     state: State = new_game(parse_variant(preset), 3)
     gone: list[str] = []
     for card, seen in reads:
@@ -89,6 +102,7 @@ def main() -> None:
                    help="comma-separated design families, or a group: held-out, tuning, training")
     p.add_argument("--decks", type=int, default=1, help="decks per family (base, rainbow, black-powder in turn)")
     p.add_argument("--first-deck", type=int, default=74_000)
+    p.add_argument("--taught", action="store_true", help="also read each deck with a profile taught from photos")
     args = p.parse_args()
     cv2.setNumThreads(1)
     families = chosen_families(args.families)
@@ -100,17 +114,25 @@ def main() -> None:
         tick.label = family
         alone: collections.Counter = collections.Counter()
         weighed: collections.Counter = collections.Counter()
+        taught: collections.Counter = collections.Counter()
         for d, preset in enumerate(games):
-            reads = read_deck(family, args.first_deck + d, preset, recognizer, tick)
+            profiled = None
+            if args.taught:
+                profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
+                profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
+            reads, reads_taught = read_deck(family, args.first_deck + d, preset, recognizer, tick, profiled)
             judge(reads, preset, False, alone)
             judge(reads, preset, True, weighed)
-        rows[family] = (alone, weighed)
+            judge(reads_taught, preset, True, taught)
+        rows[family] = (alone, weighed, taught)
     print(file=sys.stderr)
     print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
           f"{', '.join(games)}), judged when confidence >= {SURE}:")
     print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>10}" for o in OUTCOMES))
-    for family, pair in rows.items():
-        for name, c in zip(("alone", "weighed"), pair, strict=True):
+    for family, three in rows.items():
+        for name, c in zip(("alone", "weighed", "taught"), three, strict=True):
+            if not c:
+                continue
             n = max(sum(c.values()), 1)
             print(f"  {family:<20}{name:<10}{n:>6}" + "".join(f"{100 * c[o] / n:>9.1f}%" for o in OUTCOMES))
 
