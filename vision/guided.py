@@ -31,8 +31,8 @@ ZONE = "play"
 CHANGED = 0.004
 SAME_PICTURE = 20.0  # levels: two crops that 98 % of pixels are this close to are one card lying still
 # The general network's reading of a value this sure puts a picture of another value in doubt. On
-# decks of the training and tuning families it catches a card of another value on 80-92 % of the
-# pictures and doubts a right one on 0.1-0.6 %.
+# pile pictures of decks of two training and the two tuning families it reads the value this surely
+# and rightly on 80-92 % of them (a card of another value is caught), wrongly on 0.1-0.6 %.
 SURE_VALUE = 0.95
 Progress = Callable[[int, int], None]
 
