@@ -7,7 +7,8 @@ box asks; a card judged, asked or entered by hand takes its copy off the deck.
 Per family, with the reader's own reading (a card whose copies are all on the table, or of a suit
 the game leaves out, is refused by the rules and must be entered by hand) and with the reading
 weighed over the cards the game can still take (companion/game/reading.py): cards judged right,
-judged wrong, asked, refused, and not found (the same either way; such a card is entered by hand).
+judged wrong, asked, refused, and not found (the same either way; such a card is entered by hand),
+and of the cards asked about, the share where the box's guess was the card (OK suffices).
 
 With --taught, each deck is also read with a profile taught from one photo per kind on the mat
 (as bench_decks.py teaches), weighed by the game: the box as a family that taught its deck has it.
@@ -40,6 +41,7 @@ from vision.recognize import CardSeen, Recognizer  # noqa: E402
 GAMES = ("base", "rainbow", "black-powder")
 SURE = 0.9  # the box's default (config: camera.confidence)
 OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
+COLUMNS = (*OUTCOMES, "OK suffices")  # of the cards asked about, the box's guess was the card
 
 
 Reads = list[tuple[str, CardSeen | None]]
@@ -93,6 +95,8 @@ def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) 
             gone.append(str(reading.card))
         else:
             count[outcome] += 1
+            proposed = reading.card or (seen.candidates[0] if seen.candidates else None)  # as the box proposes it
+            count["OK suffices"] += outcome == "asked" and proposed == card
             gone.append(card)  # the family says what it was
 
 
@@ -128,13 +132,14 @@ def main() -> None:
     print(file=sys.stderr)
     print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
           f"{', '.join(games)}), judged when confidence >= {SURE}:")
-    print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>10}" for o in OUTCOMES))
+    print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
     for family, three in rows.items():
         for name, c in zip(("alone", "weighed", "taught"), three, strict=True):
             if not c:
                 continue
-            n = max(sum(c.values()), 1)
-            print(f"  {family:<20}{name:<10}{n:>6}" + "".join(f"{100 * c[o] / n:>9.1f}%" for o in OUTCOMES))
+            n = max(sum(c[o] for o in OUTCOMES), 1)
+            shares = [100 * c[o] / n for o in OUTCOMES] + [100 * c["OK suffices"] / max(c["asked"], 1)]
+            print(f"  {family:<20}{name:<10}{n:>6}" + "".join(f"{v:>11.1f}%" for v in shares))
 
 
 if __name__ == "__main__":
