@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion.app.recognition import CameraService
 from companion.game.camera import CardPlaced
+from companion.game.cards import parse_card
 from companion.game.reading import can_be_laid, used_up, weigh
 from companion.game.table import Table
 
@@ -71,7 +72,7 @@ def test_a_weighed_reading_names_only_cards_that_can_still_be_laid(seen, probabi
     counts = state.variant.deck_counts()
     kept: list[str] = []
     for card in seen:  # no card more often than the box holds it
-        if kept.count(card) < counts[next(c for c in counts if str(c) == card)]:
+        if kept.count(card) < counts[parse_card(card)]:
             kept.append(card)
     state = replace(state, discards=tuple(kept))
     reading = weigh(probabilities, state)
