@@ -14,6 +14,8 @@ from importlib.resources.abc import Traversable
 import cv2
 import numpy as np
 
+from companion.game.cards import SUITS
+
 from . import teach
 from .finder import CROP
 from .labels import LABELS
@@ -208,20 +210,25 @@ class Classifier:
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
         While the profile seems to be of another deck, every card is read by the general network
-        alone; until enough cards have been seen to know, so is a card that does not fit."""
+        alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
+        the network is never sure of a pale suit that may be white on a face of its colour
+        (``doubt_face_suit``)."""
         probs, features, blob = self._run(crops)
+        faces = teach.face_colours(crops)
+        inks = ink_summary(blob).reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR]
+        alone = doubt_face_suit(probs, faces, inks)  # the network alone does not know this deck's inks
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
-            return probs, None
-        taught, distance = deck.posterior(self._deck_view(features, blob, crops), teach.face_colours(crops), LABELS)
+            return alone, None
+        taught, distance = deck.posterior(self._deck_view(features, blob, crops), faces, LABELS)
         fits = distance <= teach.FIT_MARGIN
         self._recent.extend(float(d) for d in distance)
         if self.mismatch:
-            return probs, fits
+            return alone, fits
         # the deck's model leads; the network still settles what the deck's model leaves open
         both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
         if not self.matches:
-            return np.where(fits[:, None], both, probs), fits
+            return np.where(fits[:, None], both, alone), fits
         return less_sure_when_far(both, distance), fits
 
     @property
@@ -244,6 +251,38 @@ class Classifier:
         mismatch = self.mismatch
         return [guess(p, None if fits is None else bool(f), mismatch)
                 for p, f in zip(probs, fits if fits is not None else [None] * len(probs), strict=True)]
+
+
+# Lab hue angles (degrees) of the coloured suits' usual inks (``designs.STANDARD``; magenta is left
+# out: no face of its hue was seen to take white for it)
+SUIT_HUES = {"r": 35.0, "y": 90.0, "g": 141.0, "b": -78.0}
+FACE_CHROMA = 30.0    # Lab chroma of a face coloured strongly (a blue-faced edition); cream paper is about 22
+FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
+INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
+FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
+INK_COLOUR = [2, 4]   # of an end's ``ink_summary``: the ink's mean a* and b* (/ 25)
+
+
+def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray) -> np.ndarray:
+    """The network's probabilities, never sure of the face's own suit on a face strongly of that
+    suit's colour where the ink is pale. There white ink, blurred into the face by the camera, takes
+    the face's hue, and the suit itself may be printed as a light tint of the face: the network read
+    white cards of such decks as the face's suit, surely (on 1,400 piles of new coloured-face
+    training decks, 21 of its 29 confident mistakes, their ink's chroma at most 25). A quarter of
+    each such reading goes to white of the same value, so the box asks, with white the other
+    candidate; a taught deck knows its inks and is not doubted. ``faces``: Lab colour of each card's
+    face (``teach.face_colours``); ``inks``: its ink's mean a* and b* over both ends, over 25."""
+    a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
+    hue = np.degrees(np.arctan2(b, a))
+    out = probs.copy()
+    by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
+    pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
+    for suit, suit_hue in SUIT_HUES.items():
+        rows = pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP)
+        moved = FACE_SUIT_DOUBT * by_suit[rows, SUITS.index(suit)]
+        by_suit[rows, SUITS.index(suit)] -= moved
+        by_suit[rows, SUITS.index("w")] += moved
+    return out
 
 
 def less_sure_when_far(probs: np.ndarray, distance: np.ndarray) -> np.ndarray:

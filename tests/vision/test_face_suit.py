@@ -1,0 +1,74 @@
+"""Untaught, a reading of the face's own suit on a strongly coloured face, in a pale ink, is never
+sure: white ink blurred into such a face takes its hue (the blue-faced editions)."""
+import cv2
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision import classifier, designs
+from vision.classifier import Classifier, doubt_face_suit, ends, to_blob
+from vision.finder import CROP
+from vision.labels import LABELS
+
+
+def lab(bgr: tuple[int, int, int]) -> np.ndarray:
+    return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+
+
+BLUE_FACE, GREEN_FACE, CREAM_FACE, GREY_FACE = (190, 105, 35), (60, 150, 40), (165, 198, 222), (128, 128, 128)
+
+
+PALE, VIVID_BLUE = np.zeros((1, 2)), np.array([[5.0 / 25, -45.0 / 25]])  # inks' mean a*, b* over 25
+
+
+def one_hot(card: str, p: float = 0.98) -> np.ndarray:
+    probs = np.full((1, len(LABELS)), (1 - p) / (len(LABELS) - 1))
+    probs[0, LABELS.index(card)] = p
+    return probs
+
+
+def test_on_a_face_of_a_suits_own_colour_that_suit_is_asked_with_white_beside_it():
+    for face, card, white in ((BLUE_FACE, "b3", "w3"), (GREEN_FACE, "g5", "w5")):
+        out = doubt_face_suit(one_hot(card), lab(face), PALE)[0]
+        assert out[LABELS.index(card)] < 0.9 and out.argmax() == LABELS.index(card)  # still the guess, asked
+        assert sorted(out.argsort()[-2:]) == sorted([LABELS.index(card), LABELS.index(white)])
+
+
+def test_other_suits_vivid_inks_and_faces_of_little_colour_are_left_as_read():
+    red = LABELS.index("r3")
+    assert doubt_face_suit(one_hot("r3"), lab(BLUE_FACE), PALE)[0, red] == one_hot("r3")[0, red]  # red is red
+    assert np.allclose(doubt_face_suit(one_hot("b3"), lab(BLUE_FACE), VIVID_BLUE), one_hot("b3"))  # no white
+    for face in (CREAM_FACE, GREY_FACE):  # cream paper and grey card: no suit's colour
+        assert np.allclose(doubt_face_suit(one_hot("y3"), lab(face), PALE), one_hot("y3"))
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, (4, len(LABELS)), elements=st.floats(-10, 10)),
+       arrays(np.float64, (4, 3), elements=st.floats(0, 255)), arrays(np.float64, (4, 2), elements=st.floats(-3, 3)))
+def test_doubt_only_moves_a_suits_share_to_white_of_the_same_value(logits, faces, inks):
+    probs = classifier.softmax(logits)
+    out = doubt_face_suit(probs, faces, inks)
+    assert np.allclose(out.sum(1), 1.0)
+    by_value = lambda p: p.reshape(-1, 7, 5).sum(1)  # noqa: E731
+    assert np.allclose(by_value(out), by_value(probs))  # the value is never doubted
+    suits = out.reshape(-1, 7, 5).sum(2) - probs.reshape(-1, 7, 5).sum(2)
+    assert (suits[:, "rygbwmk".index("w")] >= -1e-12).all()
+    assert (np.delete(suits, "rygbwmk".index("w"), axis=1) <= 1e-12).all()
+    assert np.allclose(suits[:, "rygbwmk".index("m")], 0) and np.allclose(suits[:, "rygbwmk".index("k")], 0)
+
+
+def test_the_suits_hues_are_those_of_the_usual_inks():
+    for suit, hue in classifier.SUIT_HUES.items():
+        _, a, b = lab(designs.STANDARD[suit])[0] - [0, 128, 128]
+        assert abs(np.degrees(np.arctan2(b, a)) - hue) < 3
+
+
+def test_a_card_read_alone_on_a_blue_face_is_asked(monkeypatch):
+    """The untaught reader, end to end: the network's sure blue 3 on a blue card waits for OK."""
+    reader = Classifier()
+    crop = np.zeros((CROP[1], CROP[0], 3), np.uint8)
+    crop[:] = BLUE_FACE
+    monkeypatch.setattr(reader, "_run", lambda crops: (one_hot("b3", 0.99), None, to_blob(ends(crops))))
+    guess = reader.classify([crop])[0]
+    assert guess.card == "b3" and guess.confidence < 0.9 and "w3" in guess.candidates
