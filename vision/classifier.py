@@ -190,12 +190,12 @@ class Classifier:
         return probs, features.reshape(len(crops), -1), blob
 
     @staticmethod
-    def _deck_view(features: np.ndarray, blob: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+    def _deck_view(features: np.ndarray, summary: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop: the network's unit-length features of both ends,
         the ink's colour and share on each end, and the whole card in coarse cells (``card_map``).
         Only a taught deck needs it: untaught reading skips it."""
         unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-9)
-        return np.concatenate([unit, INK_WEIGHT * ink_summary(blob).reshape(len(features), -1),
+        return np.concatenate([unit, INK_WEIGHT * summary.reshape(len(features), -1),
                                INK_WEIGHT * card_map(crops)], 1)
 
     def general(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -205,7 +205,11 @@ class Classifier:
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop (``_deck_view``), for many crops."""
         batches = [crops[i:i + 256] for i in range(0, len(crops), 256)]
-        return np.concatenate([self._deck_view(*self._run(batch)[1:], batch) for batch in batches])
+        views = []
+        for batch in batches:
+            _, features, blob = self._run(batch)
+            views.append(self._deck_view(features, ink_summary(blob), batch))
+        return np.concatenate(views)
 
     def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
@@ -214,21 +218,22 @@ class Classifier:
         the network is never sure of a pale suit that may be white on a face of its colour
         (``doubt_face_suit``)."""
         probs, features, blob = self._run(crops)
-        faces = teach.face_colours(crops)
-        inks = ink_summary(blob).reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR]
-        alone = doubt_face_suit(probs, faces, inks)  # the network alone does not know this deck's inks
+        faces, summary = teach.face_colours(crops), ink_summary(blob)
+
+        def alone() -> np.ndarray:  # the network alone does not know this deck's inks
+            return doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR])
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
-            return alone, None
-        taught, distance = deck.posterior(self._deck_view(features, blob, crops), faces, LABELS)
+            return alone(), None
+        taught, distance = deck.posterior(self._deck_view(features, summary, crops), faces, LABELS)
         fits = distance <= teach.FIT_MARGIN
         self._recent.extend(float(d) for d in distance)
         if self.mismatch:
-            return alone, fits
+            return alone(), fits
         # the deck's model leads; the network still settles what the deck's model leaves open
         both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
         if not self.matches:
-            return np.where(fits[:, None], both, alone), fits
+            return np.where(fits[:, None], both, alone()), fits
         return less_sure_when_far(both, distance), fits
 
     @property
