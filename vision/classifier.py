@@ -260,7 +260,7 @@ class Classifier:
 
 # Lab hue angles (degrees) of the coloured suits' usual inks (``designs.STANDARD``; magenta is left
 # out: no face of its hue was seen to take white for it)
-SUIT_HUES = {"r": 35.0, "y": 90.0, "g": 141.0, "b": -78.0}
+SUIT_LAB_HUES = {"r": 35.0, "y": 90.0, "g": 141.0, "b": -78.0}
 FACE_CHROMA = 30.0    # Lab chroma of a face coloured strongly (a blue-faced edition); cream paper is about 22
 FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
@@ -282,7 +282,7 @@ def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray) -> n
     out = probs.copy()
     by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
     pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
-    for suit, suit_hue in SUIT_HUES.items():
+    for suit, suit_hue in SUIT_LAB_HUES.items():
         rows = pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP)
         moved = FACE_SUIT_DOUBT * by_suit[rows, SUITS.index(suit)]
         by_suit[rows, SUITS.index(suit)] -= moved

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from companion.game.cards import SUITS
 from vision import classifier, designs, synth
 from vision.classifier import Classifier, doubt_face_suit, ends, to_blob
 from vision.finder import CROP
@@ -52,16 +53,16 @@ def test_doubt_only_moves_a_suits_share_to_white_of_the_same_value(logits, faces
     probs = classifier.softmax(logits)
     out = doubt_face_suit(probs, faces, inks)
     assert np.allclose(out.sum(1), 1.0)
-    by_value = lambda p: p.reshape(-1, 7, 5).sum(1)  # noqa: E731
+    by_value = lambda p: p.reshape(-1, len(SUITS), 5).sum(1)  # noqa: E731
     assert np.allclose(by_value(out), by_value(probs))  # the value is never doubted
-    suits = out.reshape(-1, 7, 5).sum(2) - probs.reshape(-1, 7, 5).sum(2)
-    assert (suits[:, "rygbwmk".index("w")] >= -1e-12).all()
-    assert (np.delete(suits, "rygbwmk".index("w"), axis=1) <= 1e-12).all()
-    assert np.allclose(suits[:, "rygbwmk".index("m")], 0) and np.allclose(suits[:, "rygbwmk".index("k")], 0)
+    suits = out.reshape(-1, len(SUITS), 5).sum(2) - probs.reshape(-1, len(SUITS), 5).sum(2)
+    assert (suits[:, SUITS.index("w")] >= -1e-12).all()
+    assert (np.delete(suits, SUITS.index("w"), axis=1) <= 1e-12).all()
+    assert np.allclose(suits[:, SUITS.index("m")], 0) and np.allclose(suits[:, SUITS.index("k")], 0)
 
 
 def test_the_suits_hues_are_those_of_the_usual_inks():
-    for suit, hue in classifier.SUIT_HUES.items():
+    for suit, hue in classifier.SUIT_LAB_HUES.items():
         _, a, b = lab(designs.STANDARD[suit])[0] - [0, 128, 128]
         assert abs(np.degrees(np.arctan2(b, a)) - hue) < 3
 
