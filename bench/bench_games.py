@@ -2,7 +2,9 @@
 small pile in PLAY or DISCARD, a random camera (up to 40 degrees off vertical) and light per card,
 the pile seen a moment before (as the watcher has it), decks of the base, rainbow and black-powder
 games in turn. A card is judged at once when sure (confidence >= 0.9, the box's default), else the
-box asks; a card judged, asked or entered by hand takes its copy off the deck.
+box asks; a card judged, asked or entered by hand takes its copy off the deck. As the watcher
+does, a card read less surely than that is read again in a further frame of the same table (other
+sensor noise) and the frames' readings combined; --looks 1 reads each card in one frame.
 
 Per family, with the reader's own reading (a card whose copies are all on the table, or of a suit
 the game leaves out, is refused by the rules and must be entered by hand) and with the reading
@@ -19,8 +21,10 @@ With --taught, each deck is also read with a profile taught from one photo per k
 import argparse
 import collections
 import dataclasses
+import functools
 import os
 import sys
+from collections.abc import Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -37,6 +41,7 @@ from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
+from vision.watcher import AGAIN, LOOKS  # noqa: E402
 
 GAMES = ("base", "rainbow", "black-powder")
 SURE = 0.9  # the box's default (config: camera.confidence)
@@ -48,9 +53,10 @@ Reads = list[tuple[str, CardSeen | None]]
 
 
 def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
-              taught: Recognizer | None = None) -> tuple[Reads, Reads]:
+              taught: Recognizer | None = None, looks: int = LOOKS) -> tuple[Reads, Reads]:
     """Every card of the game's deck in a shuffled order, each with what the box read of it (and
-    what the box with the taught profile read of it, when given)."""
+    what the box with the taught profile read of it, when given). A card read less surely than the
+    watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does."""
     deck = designs.design(family, seed)
     rng = np.random.default_rng([11, seed])
     cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
@@ -66,13 +72,32 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
         frame = synth.render_frame(scene, camera, light, k)
         before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
         _, views = recognizer.look(frame, before=before)
-        seen = recognizer.classify({zone: views[zone]}) if zone in views else []
-        out.append((card, seen[0] if seen else None))
+        more = [views]  # the frames seen of this card, more of them once one reading is unsure
+        again = functools.partial(_again, recognizer, scene, camera, light, k, before)
+        out.append((card, looked(recognizer, zone, more, looks, again)))
         if taught is not None:
-            seen = taught.classify({zone: views[zone]}) if zone in views else []
-            out_taught.append((card, seen[0] if seen else None))
+            out_taught.append((card, looked(taught, zone, more, looks, again)))
         tick()
     return out, out_taught
+
+
+def _again(recognizer: Recognizer, scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int,
+           before: dict[str, np.ndarray], n: int) -> dict:
+    """The zones of the ``n``-th further frame of the same table (other sensor noise)."""
+    frame = synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=(k + 1) * 1000 + n), k)
+    return recognizer.look(frame, before=before)[1]
+
+
+def looked(rec: Recognizer, zone: str, frames: list[dict], looks: int,
+           again: Callable[[int], dict]) -> CardSeen | None:
+    """The card in ``zone`` as the watcher tells it: read in one frame, or, read less surely than
+    ``AGAIN``, in ``looks`` frames (``frames`` grows with ``again(n)``, shared by both readers)."""
+    seen = rec.classify({zone: frames[0][zone]}) if zone in frames[0] else []
+    if not seen or seen[0].confidence >= AGAIN or looks <= 1:
+        return seen[0] if seen else None
+    while len(frames) < looks:
+        frames.append(again(len(frames)))
+    return rec.classify_looks([f[zone] for f in frames[:looks] if zone in f])
 
 
 def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> None:
@@ -107,6 +132,8 @@ def main() -> None:
     p.add_argument("--decks", type=int, default=1, help="decks per family (base, rainbow, black-powder in turn)")
     p.add_argument("--first-deck", type=int, default=74_000)
     p.add_argument("--taught", action="store_true", help="also read each deck with a profile taught from photos")
+    p.add_argument("--looks", type=int, default=LOOKS,
+                   help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
     cv2.setNumThreads(1)
     families = chosen_families(args.families)
@@ -124,14 +151,15 @@ def main() -> None:
             if args.taught:
                 profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
                 profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
-            reads, reads_taught = read_deck(family, args.first_deck + d, preset, recognizer, tick, profiled)
+            reads, reads_taught = read_deck(family, args.first_deck + d, preset, recognizer, tick, profiled,
+                                            args.looks)
             judge(reads, preset, False, alone)
             judge(reads, preset, True, weighed)
             judge(reads_taught, preset, True, taught)
         rows[family] = (alone, weighed, taught)
     print(file=sys.stderr)
     print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
-          f"{', '.join(games)}), judged when confidence >= {SURE}:")
+          f"{', '.join(games)}), judged when confidence >= {SURE}, a card read unsurely read in {args.looks} frames:")
     print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
     for family, three in rows.items():
         for name, c in zip(("alone", "weighed", "taught"), three, strict=True):

@@ -211,12 +211,12 @@ class Classifier:
             views.append(self._deck_view(features, ink_summary(blob), batch))
         return np.concatenate(views)
 
-    def probabilities(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    def probabilities(self, crops: list[np.ndarray], remember: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
         While the profile seems to be of another deck, every card is read by the general network
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
         the network is never sure of a pale suit that may be white on a face of its colour
-        (``doubt_face_suit``)."""
+        (``doubt_face_suit``). ``remember``: the crops are cards seen (``mismatch`` counts them)."""
         probs, features, blob = self._run(crops)
         faces, summary = teach.face_colours(crops), ink_summary(blob)
 
@@ -227,7 +227,8 @@ class Classifier:
             return alone(), None
         taught, distance = deck.posterior(self._deck_view(features, summary, crops), faces, LABELS)
         fits = distance <= teach.FIT_MARGIN
-        self._recent.extend(float(d) for d in distance)
+        if remember:
+            self._recent.extend(float(d) for d in distance)
         if self.mismatch:
             return alone(), fits
         # the deck's model leads; the network still settles what the deck's model leaves open
@@ -248,6 +249,14 @@ class Classifier:
         the profile is of the deck on the table. Until then a card that does not fit may be the
         first of another deck, which the deck's model would misread (``mismatch`` needs a few)."""
         return len(self._recent) >= MISMATCH_SEEN and not self.mismatch
+
+    def classify_looks(self, crops: list[np.ndarray]) -> Guess:
+        """One card seen in several frames, read as one. The frames differ in the camera's noise, so
+        a reading is steadier over a few looks: their probabilities are averaged in log space (a
+        geometric mean: the looks share the light and the blur, so they are not independent
+        witnesses). The looks are not counted as further cards seen."""
+        probs, fits = self.probabilities(crops, remember=False)
+        return guess(softmax(np.log(probs + 1e-9).mean(0)), None if fits is None else bool(fits.all()), self.mismatch)
 
     def classify(self, crops: list[np.ndarray]) -> list[Guess]:
         if not crops:

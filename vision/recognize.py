@@ -79,6 +79,15 @@ class Recognizer:
         return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners, g.probabilities)
                 for (v, _), g in zip(found, guesses, strict=True)]
 
+    def classify_looks(self, views: list[finder.ZoneView]) -> CardSeen | None:
+        """One card seen in several frames (``views`` of one zone, the first as it was judged): the
+        looks read as one (``Classifier.classify_looks``). None if no look found the card."""
+        crops = [v.crop for v in views if v.crop is not None]
+        if not crops:
+            return None
+        g = self.classifier.classify_looks(crops)
+        return CardSeen(views[0].zone, g.card, g.confidence, g.candidates, views[0].corners, g.probabilities)
+
     def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None) -> FrameResult:
         """``before``: zones' pictures before their top cards were laid (``look``)."""
         pose, views = self.look(frame, before=before)

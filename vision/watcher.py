@@ -34,6 +34,8 @@ LAID = 0.01        # card areas of the top card that changed in colour once a ha
 LAID_STEP = 30.0   # Lab levels a pixel of the top card must change by (no card laid: 99% of looks under LAID / 3)
 CHROMA = 2.0       # Lab a*, b* count twice: a pale ink on cream differs in hue more than in lightness
 INSET_MM = 3.0     # the top card's edge is left out: a hand or a shadow at its side is no new card
+AGAIN = 0.9        # a card read less surely than this (the box's default to judge at once) is looked at again
+LOOKS = 2          # frames such a card is read in, in all, before it is told: the camera's noise differs in each
 
 
 @dataclass
@@ -49,6 +51,16 @@ class _Zone:
     rect: np.ndarray | None = None         # the top card's corners in the half-size picture
     stirred: bool = False                  # something moved over the zone since it was last judged
     faint: bool = False                    # judged on a change within the top card alone
+    cut_before: np.ndarray | None = None   # the pile's picture the last judged card was cut out against
+
+
+@dataclass
+class _Unsure:
+    """A card read less surely than ``Watcher.again``, not yet told: its zone's views so far (the
+    first as judged) and how many further frames were looked at."""
+
+    views: list[ZoneView]
+    looked: int = 0
 
 
 def _changed(a: np.ndarray, b: np.ndarray) -> float:
@@ -93,26 +105,54 @@ class Watcher:
     """``redetect``: seconds between looks for the mat's markers (the box and the mat stay put;
     a bumped camera is found again within that time); ``settle``: how long a zone must be still
     before it is judged; ``resting``: the same with something over it; ``changed``: the share of a
-    zone's picture that must differ from when it was last judged to judge it again."""
+    zone's picture that must differ from when it was last judged to judge it again. A card read
+    less surely than ``again`` is read in ``looks`` frames in all before it is told (sooner if a
+    hand comes over it): the box would ask about it, and a few looks make that rarer."""
 
     recognizer: Recognizer
     settle: float = 0.2
     resting: float = 1.0
     redetect: float = 1.0
     changed: float = CHANGED
+    again: float = AGAIN
+    looks: int = LOOKS
     zones: dict[str, _Zone] = field(default_factory=dict)
+    unsure: dict[str, _Unsure] = field(default_factory=dict)
     seen: dict[str, ZoneView] = field(default_factory=dict)
     _pose: Any = None
     _pose_at: float = float("-inf")
 
     def feed(self, frame: np.ndarray, now: float) -> list[CameraEvent]:
         settled = self.settled(frame, now)
+        events = self._look_again(frame)
         if not settled:
-            return []
+            return events
         seen = {c.zone: c for c in self.recognizer.classify(settled)}
-        events: list[CameraEvent] = []
         for name, view in settled.items():
-            events.extend(self._judge(name, view, self.zones[name], seen.get(name)))
+            card = seen.get(name)
+            if card is not None and card.confidence < self.again and self.looks > 1:
+                self.unsure[name] = _Unsure([view])
+                continue
+            events.extend(self._judge(name, view, self.zones[name], card))
+        return events
+
+    def _look_again(self, frame: np.ndarray) -> list[CameraEvent]:
+        """One more look at each zone whose card was read unsurely, cut out against the same pile;
+        the card is told once ``looks`` frames are read, or at once when the zone stirs."""
+        events: list[CameraEvent] = []
+        for name, unsure in list(self.unsure.items()):
+            z = self.zones[name]
+            if z.still_since is not None and self._pose is not None:
+                views = self.seen  # this frame's, as ``settled`` looked at it
+                if z.cut_before is not None:
+                    _, views = self.recognizer.look(frame, self._pose, {name: z.cut_before})
+                if name in views:
+                    unsure.views.append(views[name])
+                unsure.looked += 1
+                if unsure.looked < self.looks - 1:
+                    continue
+            del self.unsure[name]
+            events.extend(self._judge(name, unsure.views[0], z, self.recognizer.classify_looks(unsure.views)))
         return events
 
     def settled(self, frame: np.ndarray, now: float) -> dict[str, ZoneView]:
@@ -153,7 +193,7 @@ class Watcher:
             z.judged = thumb
             if z.before is not None and view.crop is not None:
                 before[name] = z.before
-            z.before = view.image
+            z.cut_before, z.before = before.get(name), view.image
             settled[name] = view
         if before:  # look again at the zones that got a card, knowing the pile it was laid on
             _, again = self.recognizer.look(frame, self._pose, before)
