@@ -54,15 +54,15 @@ def test_looks_at_one_card_are_not_counted_as_cards_seen(recognizer):
 
 
 def frames_with_a_card(card, zone, hand_after=None, total=10):
-    """Frames of a fixed table: two empty, then ``card`` laid in ``zone``; a hand comes over the zone
-    ``hand_after`` frames after it was laid, for three frames."""
+    """Frames of a fixed table: two empty, then ``card`` laid in ``zone``; a hand passes over the
+    zone ``hand_after`` frames after it was laid, for three frames."""
     table = Table(seed=8, design=11)
     out = [table.frame() for _ in range(2)]
     table.lay(card, zone)
     for i in range(total):
         if hand_after is not None:
             table.scene.hand_zone = zone if hand_after <= i < hand_after + 3 else None
-            table.scene.hand_seed = 3
+            table.scene.hand_seed = i  # a hand moving over the zone
         out.append(table.frame())
     return out
 
@@ -87,3 +87,4 @@ def test_a_card_read_unsurely_is_told_at_once_when_a_hand_comes_over_it():
     unsure.again = 1.01
     frames = frames_with_a_card("g3", "discard", hand_after=first - 1)  # the frame after it was judged
     assert told(unsure, frames) == [(first + 1, "g3")]
+    assert told(make_watcher(), frames) == [(first, "g3")]  # told once either way
