@@ -97,7 +97,7 @@ def looked(rec: Recognizer, zone: str, frames: list[dict], looks: int,
         return seen[0] if seen else None
     while len(frames) < looks:
         frames.append(again(len(frames)))
-    return rec.classify_looks([f[zone] for f in frames[:looks] if zone in f])
+    return rec.classify_looks([f[zone] for f in frames if zone in f])
 
 
 def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> None:
