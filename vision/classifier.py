@@ -5,6 +5,7 @@ by ``companion teach`` adds the deck's own model on top."""
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,6 +182,14 @@ class Classifier:
         if self.profile is not None and self.profile.network != model_hash():
             self.profile.fit(self)  # taught with another network: its features have changed
 
+    def use(self, profile: Profile | None) -> None:
+        """Read with another deck profile from the next card on; what was seen of the last one says
+        nothing of whether this one is of the deck on the table."""
+        if profile is not None and profile.network != model_hash():
+            profile.fit(self)
+        self.profile = profile
+        self._recent.clear()
+
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities, the network's features of both ends side by side, and its input."""
         blob = to_blob(ends(crops))
@@ -233,9 +242,12 @@ class Classifier:
             return alone(), fits
         # the deck's model leads; the network still settles what the deck's model leaves open
         both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
+        if self.matches:
+            both = less_sure_when_far(both, distance)
+        both = among_known(both, alone(), np.isin(LABELS, deck.labels))
         if not self.matches:
             return np.where(fits[:, None], both, alone()), fits
-        return less_sure_when_far(both, distance), fits
+        return both, fits
 
     @property
     def mismatch(self) -> bool:
@@ -311,6 +323,18 @@ def less_sure_when_far(probs: np.ndarray, distance: np.ndarray) -> np.ndarray:
     return softmax(np.log(probs + 1e-12) / far)
 
 
+def among_known(deck: np.ndarray, alone: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """A deck's model knows only the kinds it has pictures of (a deck learned from the cards of a
+    game lacks those that stayed in the hands): the network alone says how likely the card is one
+    of those (``known``, per label), and the deck's model only shares that out among them. For a
+    deck taught every kind this is the deck's reading unchanged."""
+    if known.all():
+        return deck
+    inside = deck * known
+    inside /= np.maximum(inside.sum(1, keepdims=True), 1e-12)
+    return np.where(known, alone[:, known].sum(1, keepdims=True) * inside, alone)
+
+
 def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Guess:
     order = np.argsort(p)[::-1]
     best = float(p[order[0]])
@@ -333,6 +357,7 @@ NETWORK_SAY = 0.25   # weight of the network's own log-probabilities beside the 
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
 PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)
+PICTURES_PER_KIND = 4  # a kind's first picture and its latest: fitting takes as long with any number
 
 
 def _crop_sized(crop: np.ndarray) -> np.ndarray:
@@ -357,15 +382,35 @@ class Profile:
         self.deck = teach.fit(self.crops, classifier.describe, progress)
         self.network = model_hash()
 
+    def with_pictures(self, pictures: list[tuple[str, np.ndarray]]) -> Profile:
+        """This deck with more pictures of its cards (``(card, crop)``, as a game saw them), its
+        model still to be fitted. Each kind keeps its first picture and its latest ones."""
+        crops = {label: list(cs) for label, cs in self.crops.items()}
+        for label, crop in pictures:
+            kept = crops.setdefault(label, [])
+            kept.append(_crop_sized(crop))
+            if len(kept) > PICTURES_PER_KIND:
+                del kept[1]
+        return Profile(crops)
+
     def save(self, path: str) -> None:
+        """Written whole or not at all: a power cut while saving leaves the file as it was."""
         arrays: dict[str, np.ndarray] = {f"{label}__{k}": c for label, cs in self.crops.items()
                                          for k, c in enumerate(cs)}
         arrays["_format"] = np.array(PROFILE_FORMAT)
         if self.deck is not None:
             arrays["_network"] = np.array(self.network)
             arrays.update({f"_deck_{k}": v for k, v in self.deck.arrays().items()})
-        with open(path, "wb") as f:
-            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]  # no array is named allow_pickle
+        part = f"{path}.part"
+        try:
+            with open(part, "wb") as f:
+                np.savez_compressed(f, **arrays)  # type: ignore[arg-type]  # no array is named allow_pickle
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(part, path)
+        finally:
+            if os.path.exists(part):
+                os.remove(part)
 
     @staticmethod
     def load(path: str) -> Profile:
