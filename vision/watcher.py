@@ -136,6 +136,10 @@ class Watcher:
             events.extend(self._judge(name, view, self.zones[name], card))
         return events
 
+    def use_profile(self, profile: Profile | None) -> None:
+        """Read the cards from now on with another deck profile; the piles stay as they were seen."""
+        self.recognizer.classifier.use(profile)
+
     def _look_again(self, frame: np.ndarray) -> list[CameraEvent]:
         """One more look at each zone whose card was read unsurely, cut out against the same pile;
         the card is told once ``looks`` frames are read, or at once when the zone stirs."""
@@ -219,7 +223,7 @@ class Watcher:
             z.top, z.area, z.centre = card, view.area, centre
         if not new:
             return []  # the same card, straightened or re-lit
-        return [CardPlaced(name, card.card, card.confidence, card.candidates, card.probabilities)]
+        return [CardPlaced(name, card.card, card.confidence, card.candidates, card.probabilities, view.crop)]
 
 
 def make_watcher(profile: str | Profile | None = None,

@@ -60,6 +60,7 @@ class CameraConfig:
     profile: str = ""             # a deck profile made by `companion teach` (optional)
     fps: float = 10.0
     confidence: float = 0.8       # below this a recognised card waits for OK / a correction
+    learn: bool = True            # after each game, learn the deck from the cards the camera read
     retry_seconds: float = 5.0    # how often a missing or failed camera is tried again
     # without the printed mat: each zone as [left, top, right, bottom] in camera pixels
     play_zone: list = field(default_factory=list)
@@ -233,6 +234,7 @@ SCHEMA: dict[str, dict[str, Rule]] = {
         "profile": Rule('the path of a deck profile made by `companion teach`, or "" for none', _profile_ok),
         "fps": Rule("a number above 0, up to 60", _number(0, 60)),
         "confidence": Rule("a number above 0, up to 1", _number(0, 1)),
+        "learn": Rule("true or false (learn the deck from the cards of each game)", _one_of(True, False)),
         "retry_seconds": Rule("a number of seconds above 0, up to 3600", _number(0, 3600)),
         "play_zone": Rule("[left, top, right, bottom] in pixels of the camera picture, like [100, 80, 560, 640], "
                           "or [] with the printed mat", _zone_ok),

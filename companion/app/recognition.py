@@ -76,6 +76,8 @@ class CameraService:
         self._borrowed: Callable[[Any, float], Any] | None = None
         self._rebuild = False
         self._quiet_until = float("-inf")
+        self._update: Callable[[Watcher], None] | None = None
+        self.on_told: Callable[[CardPlaced, int], None] | None = None  # a card told the table, and where it lands
 
     @property
     def status(self) -> str:
@@ -113,6 +115,13 @@ class CameraService:
         self._rebuild = True
         self._borrowed = None
 
+    def refresh(self, make_watcher: Callable[[], Watcher], update: Callable[[Watcher], None]) -> None:
+        """Read with a new deck profile without a new watcher: the piles it knows stay known and no
+        card laid meanwhile is dropped. ``update(watcher)`` runs on the camera thread before its next
+        frame; ``make_watcher`` builds every later watcher."""
+        self._make_watcher = make_watcher
+        self._update = update
+
     @property
     def configured(self) -> bool:
         """A camera is set up (it may still be opening, or in fault)."""
@@ -133,6 +142,7 @@ class CameraService:
         card = reading.card or (event.card or (event.candidates[0] if event.candidates else None))
         if card is None:
             return
+        index = len(self.table.actions)  # where the card's action lands, at once or once it is OK'd
         try:
             if reading.sure(self.confidence):
                 self.table.act({"type": event.zone, "card": card})
@@ -143,6 +153,9 @@ class CameraService:
             log.info("camera saw %s in %s, refused: %s", card, event.zone, e)
             if self.on_refused is not None:
                 self.on_refused(e)
+            return
+        if self.on_told is not None:
+            self.on_told(event, index)
 
     def _weigh(self, event: CardPlaced) -> Reading:
         """The event as this game can take it; an event without probabilities keeps its confidence
@@ -213,6 +226,9 @@ class CameraService:
                     watcher = self._make_watcher()
                     self._rebuild = False
                     self._quiet_until = started + max(QUIET_SECONDS, 5 * self.period)
+                update, self._update = self._update, None
+                if update is not None:
+                    update(watcher)
                 events = watcher.feed(frame, started)
                 if started >= self._quiet_until:
                     for event in events:

@@ -81,6 +81,7 @@ class Companion:
             confidence=config.camera.confidence, retry_seconds=config.camera.retry_seconds,
             on_refused=self.box.refuse if self.box is not None else None)
         self.teacher = self._teacher(options, camera.zones)
+        self.learner = self._learner(options, camera.zones) if config.camera.learn else None
         self.speech = self._speech()
         self.app = self._web()
         if config.box.speech:
@@ -109,13 +110,18 @@ class Companion:
         return display, buttons, Box(self.table, display, buttons, lang=self.config.box.language,
                                      pairing=self.pairing)
 
-    def _teacher(self, options: RunOptions, zones: dict[str, Rect] | None) -> Any:
-        """"Teach our deck": the profile goes beside the store, and into the settings file the box
-        was started with (or the one it would read first)."""
+    @staticmethod
+    def _own_files(options: RunOptions) -> tuple[str, str]:
+        """The box's own deck profile, beside the store, and the settings file the box was started
+        with (or the one it would read first), where the profile it makes is written."""
         from .config import CONFIG_NAME
-        from .teaching import Teacher
         folder = options.data or default_data_dir()
-        settings = options.config or os.path.join(folder, CONFIG_NAME)
+        return os.path.join(folder, PROFILE_NAME), options.config or os.path.join(folder, CONFIG_NAME)
+
+    def _teacher(self, options: RunOptions, zones: dict[str, Rect] | None) -> Any:
+        """"Teach our deck": the profile goes beside the store, and into the settings."""
+        from .teaching import Teacher
+        own, settings = self._own_files(options)
 
         def session(kinds: tuple[str, ...]) -> Any:
             from vision.guided import GuidedSession
@@ -126,9 +132,27 @@ class Companion:
             self.config.camera.profile = path
             return lambda: build_watcher(path, zones)
 
-        teacher = Teacher(self.camera, session, os.path.join(folder, PROFILE_NAME), settings, use_profile)
+        teacher = Teacher(self.camera, session, own, settings, use_profile)
         teacher.listeners.append(self._teaching_changed)
         return teacher
+
+    def _learner(self, options: RunOptions, zones: dict[str, Rect] | None) -> Any:
+        """The deck learned from each game's cards, into the box's own profile and the settings."""
+        from .learning import DeckLearner
+        own, settings = self._own_files(options)
+
+        def use_profile(path: str) -> None:
+            self.config.camera.profile = path
+            profile = load_profile(path)
+
+            def update(watcher: Any) -> None:
+                watcher.use_profile(profile)
+            self.camera.refresh(lambda: build_watcher(path, zones), update)
+
+        learner = DeckLearner(self.table, self.camera, lambda: self.config.camera.profile or None, own, settings,
+                              use_profile, busy=lambda: self.teacher.active)
+        learner.attach()
+        return learner
 
     def _teaching_changed(self) -> None:
         """The OLED follows the lesson, and its buttons serve it while it runs."""

@@ -6,7 +6,7 @@ a real camera, a recorded folder of frames or a test without the wiring knowing 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 
@@ -14,13 +14,16 @@ from typing import Any, Protocol
 class CardPlaced:
     """A card newly lying on top in ``zone`` (``play`` or ``discard``); ``card`` is None when the
     reader could not tell, ``candidates`` are its best guesses in order, ``probabilities`` every card
-    it did not rule out with its probability, most likely first (empty: only ``confidence`` known)."""
+    it did not rule out with its probability, most likely first (empty: only ``confidence`` known).
+    ``picture`` is the card as the camera saw it, for the box to learn the deck from once the game
+    has settled what the card was; the game never looks at it."""
 
     zone: str
     card: str | None
     confidence: float
     candidates: tuple[str, ...]
     probabilities: tuple[tuple[str, float], ...] = ()
+    picture: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

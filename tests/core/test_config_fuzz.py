@@ -51,6 +51,7 @@ LIKELY = {
                "profile": st.sampled_from(["", "deck.profile", "missing.profile", " deck.profile"]),
                "fps": st.one_of(st.integers(-1, 100), floats), "confidence": floats,
                "retry_seconds": st.one_of(st.integers(-1, 5000), floats),
+               "learn": st.sampled_from([True, False, "true", 0]),
                "play_zone": zone, "discard_zone": zone},
     "display": {"driver": st.sampled_from(["auto", "ssd1306", "sh1106", "dummy", "ssd1309"]),
                 "port": st.integers(-1, 120), "address": st.integers(0, 0x90), "rotate": st.integers(-1, 3)},

@@ -1,0 +1,201 @@
+"""The box learns the deck from each game's cards: every card the camera told the table, named as
+the game's record settled it, goes to the deck profile once the game is over."""
+import os
+import time
+
+import numpy as np
+
+from companion.app.learning import DeckLearner, named
+from companion.app.recognition import CameraService
+from companion.app.settingsfile import set_key
+from companion.game.camera import CardPlaced
+from companion.game.table import Table
+
+
+def picture(n):
+    """A stand-in for the camera's crop of the n-th card."""
+    return np.full((4, 4, 3), n, np.uint8)
+
+
+class Learned:
+    def __init__(self, profile):
+        self.profile, self.kinds, self.fresh = profile, 1, True
+
+
+class FakeProfile:
+    """What ``learn`` fitted: it remembers its pictures and is saved as their count."""
+
+    def __init__(self, pictures):
+        self.pictures = pictures
+
+    def save(self, path):
+        with open(path, "w") as f:
+            f.write(str(len(self.pictures)))
+
+
+def learner(tmp_path, table=None, busy=False, profile=None):
+    table = table or Table()
+    if not table.started:
+        table.new_game(3, "base")
+    camera = CameraService(table, None, lambda: None, confidence=0.9)
+    calls, used = [], []
+
+    def learn(pictures, old):
+        calls.append((pictures, old))
+        return Learned(FakeProfile(pictures))
+    settings = str(tmp_path / "config.toml")
+    open(settings, "w").write("[camera]\n")
+    own = str(tmp_path / "data" / "deck-profile.npz")
+    box = DeckLearner(table, camera, lambda: profile, own, settings, used.append, learn=learn, busy=lambda: busy)
+    box.attach()
+    return box, camera, table, calls, used
+
+
+def lay(camera, n, zone="play", card="r1", confidence=0.99):
+    camera.handle(CardPlaced(zone, card, confidence, (card,), (), picture(n)))
+
+
+def test_each_card_is_learned_as_the_game_settled_it(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    lay(camera, 0, card="r1")                            # judged at once, right
+    lay(camera, 1, card="r2", confidence=0.5)            # asked: the family says it is the g1
+    table.confirm("g1")
+    lay(camera, 2, card="y1")                            # judged at once as y1 ...
+    table.correct(2, "b1")                               # ... and corrected on the page
+    table.act({"type": "hint"})
+    lay(camera, 3, "discard", card="w5", confidence=0.5)  # asked, then left: a hint took its place
+    table.act({"type": "hint"})
+    assert [s.index for s in box.sightings] == [0, 1, 2, 4]
+    assert [card for card, _ in named(table.game, box.sightings)] == ["r1", "g1", "b1"]
+    assert [int(p[0, 0, 0]) for _, p in named(table.game, box.sightings)] == [0, 1, 2]
+
+
+def test_a_game_over_is_learned_in_the_background_and_used(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    for n, card in enumerate(f"{suit}{value}" for suit in "rg" for value in range(1, 6)):
+        lay(camera, n, "play", card)
+    for n in (10, 11):
+        table.act({"type": "hint"})
+        lay(camera, n, "discard", "y1")
+    table.end_game()
+    box.wait(5)
+    assert len(calls) == 1 and calls[0][1] is None and len(calls[0][0]) == 12
+    assert open(box.own).read() == "12" and used == [box.own]
+    assert f'profile = "{box.own}"' in open(box.settings_path).read()
+    assert box.sightings == [] and box.learned == 1
+
+
+def test_a_game_left_for_a_new_one_is_learned_as_it_stood(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    for n in range(10):
+        table.act({"type": "hint"})
+        lay(camera, n, "discard", "w1" if n < 3 else "w2" if n < 5 else f"b{n - 4}")
+    table.new_game(3, "base")
+    box.wait(5)
+    assert len(calls) == 1 and [c for c, _ in calls[0][0]][:4] == ["w1", "w1", "w1", "w2"]
+
+
+def test_too_few_cards_or_a_lesson_under_way_learn_nothing(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    lay(camera, 0)
+    table.end_game()
+    box.wait(5)
+    box2, camera2, table2, calls2, _ = learner(tmp_path, busy=True)
+    for n in range(10):
+        table2.act({"type": "hint"})
+        lay(camera2, n, "discard", "w1" if n < 3 else "w2" if n < 5 else f"b{n - 4}")
+    table2.end_game()
+    box2.wait(5)
+    assert calls == [] and calls2 == [] and not os.path.exists(box.own)
+
+
+def test_a_profile_the_family_made_is_read_never_written_over(tmp_path):
+    theirs = tmp_path / "mydeck.profile"
+    theirs.write_text("theirs")
+    box, camera, table, calls, used = learner(tmp_path, profile=str(theirs))
+
+    def learn(pictures, old):
+        calls.append(old)
+        return Learned(FakeProfile(pictures))
+    box.learn = learn
+    loaded = []
+    import vision.classifier
+    real = vision.classifier.Profile.load
+    vision.classifier.Profile.load = staticmethod(lambda path: loaded.append(path) or "old")
+    try:
+        box._fit([("r1", picture(0))] * 10)
+    finally:
+        vision.classifier.Profile.load = real
+    assert loaded == [str(theirs)] and calls == ["old"]
+    assert theirs.read_text() == "theirs" and open(box.own).read() == "10"
+
+
+def test_learning_that_fails_leaves_the_camera_as_it_was(tmp_path, caplog):
+    box, camera, table, calls, used = learner(tmp_path)
+
+    def broken(pictures, old):
+        raise RuntimeError("the card model is missing")
+    box.learn = broken
+    set_key(box.settings_path, "camera", "profile", "")
+    box._fit([("r1", picture(0))] * 10)
+    assert used == [] and not os.path.exists(box.own) and "the card model is missing" in caplog.text
+
+
+class Watching:
+    """A watcher that sees nothing and records the profiles it is told to read with."""
+
+    def __init__(self):
+        self.profiles = []
+
+    def feed(self, frame, now):
+        return []
+
+    def use_profile(self, profile):
+        self.profiles.append(profile)
+
+
+class Frames:
+    def read(self):
+        time.sleep(0.005)
+        return 0
+
+    def close(self):
+        pass
+
+
+def test_a_new_profile_reaches_the_watcher_the_camera_already_has(tmp_path):
+    made = []
+
+    def make():
+        made.append(Watching())
+        return made[-1]
+    camera = CameraService(Table(), lambda: Frames(), make, fps=100)
+    camera.start()
+    try:
+        deadline = time.monotonic() + 5
+        while not made and time.monotonic() < deadline:
+            time.sleep(0.01)
+        camera.refresh(lambda: "a watcher for later", lambda watcher: watcher.use_profile("learned"))
+        while not made[0].profiles and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        camera.stop()
+    assert len(made) == 1 and made[0].profiles == ["learned"]  # the piles it knows stay known
+    assert camera._make_watcher() == "a watcher for later"
+
+
+def test_the_box_learns_unless_the_settings_say_not_to(tmp_path):
+    from companion.app.config import parse_config
+    from companion.app.wiring import CameraParts, Companion, RunOptions
+    for learn in (True, False):
+        box = Companion(parse_config({"display": {"driver": "dummy"}, "camera": {"learn": learn}}),
+                        RunOptions("127.0.0.1", 0, "1357", str(tmp_path / str(learn))),
+                        camera=CameraParts(None, lambda: Watching()), use_buttons=False)
+        try:
+            if learn:
+                assert box.camera.on_told == box.learner.seen
+                assert box.learner.own == str(tmp_path / "True" / "deck-profile.npz")
+            else:
+                assert box.learner is None and box.camera.on_told is None
+        finally:
+            box.close()
