@@ -15,8 +15,16 @@ and of the cards asked about, the share where the box's guess was the card (OK s
 With --taught, each deck is also read with a profile taught from one photo per kind on the mat
 (as bench_decks.py teaches), weighed by the game: the box as a family that taught its deck has it.
 
+With --learn, each deck is played twice (another shuffle, other cameras and light) and the second
+game is read also with the profile the box learned from the first (vision/learning.py; with
+--taught, also the taught profile with the first game's cards added): the cards of the first game
+but its last 15 (still in the hands when it ends), each named as the game settled it: the box's
+reading where it judged at once (a card judged wrong stays wrong: nobody corrects it), the card
+itself where the box asked.
+
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
+    python bench/bench_games.py --decks 6 --families tuning --first-deck 75000 --learn
 """
 import argparse
 import collections
@@ -39,7 +47,8 @@ from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
 from companion.game.rules import State, new_game  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
-from vision.classifier import Classifier  # noqa: E402
+from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.learning import learn  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
 from vision.watcher import AGAIN, LOOKS  # noqa: E402
 
@@ -47,21 +56,24 @@ GAMES = ("base", "rainbow", "black-powder")
 SURE = 0.9  # the box's default (config: camera.confidence)
 OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
 COLUMNS = (*OUTCOMES, "OK suffices")  # of the cards asked about, the box's guess was the card
+HANDS = 15  # cards of a 3-player game still in the hands at its end: the box never sees them
 
 
 Reads = list[tuple[str, CardSeen | None]]
+Pictures = list[np.ndarray | None]  # per card, its first look's crop
 
 
 def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
-              taught: Recognizer | None = None, looks: int = LOOKS) -> tuple[Reads, Reads]:
+              taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0) -> tuple[Reads, Reads, Pictures]:
     """Every card of the game's deck in a shuffled order, each with what the box read of it (and
-    what the box with the taught profile read of it, when given). A card read less surely than the
-    watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does."""
+    what the box with the taught profile read of it, when given), and its picture. A card read less
+    surely than the watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the
+    watcher does. ``game``: another game with the same deck (another shuffle, camera and light)."""
     deck = designs.design(family, seed)
-    rng = np.random.default_rng([11, seed])
+    rng = np.random.default_rng([11 + game, seed])
     cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
     rng.shuffle(cards)
-    out, out_taught = [], []
+    out, out_taught, pictures = [], [], []
     for k, card in enumerate(cards):
         zone = "play" if rng.random() < 0.6 else "discard"
         scene = synth.Scene()
@@ -69,6 +81,7 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
             scene.cards.append(synth.lay(str(rng.choice(cards)), zone, deck, rng, pile=i))
         scene.cards.append(synth.lay(card, zone, deck, rng, pile=len(scene.cards)))
         camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+        k += 1000 * game
         frame = synth.render_frame(scene, camera, light, k)
         before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
         _, views = recognizer.look(frame, before=before)
@@ -77,8 +90,9 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
         out.append((card, looked(recognizer, zone, more, looks, again)))
         if taught is not None:
             out_taught.append((card, looked(taught, zone, more, looks, again)))
+        pictures.append(views[zone].crop if zone in views else None)
         tick()
-    return out, out_taught
+    return out, out_taught, pictures
 
 
 def _again(recognizer: Recognizer, scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int,
@@ -100,7 +114,8 @@ def looked(rec: Recognizer, zone: str, frames: list[dict], looks: int,
     return rec.classify_looks([f[zone] for f in frames if zone in f])
 
 
-def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> None:
+def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> list[str]:
+    """Counts what became of each card; returns the card the game settled for each."""
     state: State = new_game(parse_variant(preset), 3)
     gone: list[str] = []
     for card, seen in reads:
@@ -123,6 +138,16 @@ def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) 
             proposed = reading.card or (seen.candidates[0] if seen.candidates else None)  # as the box proposes it
             count["OK suffices"] += outcome == "asked" and proposed == card
             gone.append(card)  # the family says what it was
+    return gone
+
+
+def learned(names: list[str], pictures: Pictures, old: Profile | None, recognizer: Recognizer) -> Recognizer:
+    """The box reading with the profile learned from a game: its cards but those still in the
+    hands at its end, named as the game settled them."""
+    seen = [(name, crop) for name, crop in list(zip(names, pictures, strict=True))[:-HANDS] if crop is not None]
+    got = learn(seen, old)
+    assert got is not None, "a game shows more cards than that"
+    return Recognizer(Classifier(profile=got.profile), recognizer.detector)
 
 
 def main() -> None:
@@ -132,6 +157,8 @@ def main() -> None:
     p.add_argument("--decks", type=int, default=1, help="decks per family (base, rainbow, black-powder in turn)")
     p.add_argument("--first-deck", type=int, default=74_000)
     p.add_argument("--taught", action="store_true", help="also read each deck with a profile taught from photos")
+    p.add_argument("--learn", action="store_true",
+                   help="play each deck twice; read the second game also with the profile learned from the first")
     p.add_argument("--looks", type=int, default=LOOKS,
                    help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
@@ -139,35 +166,49 @@ def main() -> None:
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
-    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games))
+    readings = 1 + args.learn * (1 + args.taught)  # the first game, and the second once per learned profile
+    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * readings)
     rows = {}
     for family in families:
         tick.label = family
-        alone: collections.Counter = collections.Counter()
-        weighed: collections.Counter = collections.Counter()
-        taught: collections.Counter = collections.Counter()
+        count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, preset in enumerate(games):
-            profiled = None
+            profile, profiled = None, None
             if args.taught:
                 profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
                 profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
-            reads, reads_taught = read_deck(family, args.first_deck + d, preset, recognizer, tick, profiled,
-                                            args.looks)
-            judge(reads, preset, False, alone)
-            judge(reads, preset, True, weighed)
-            judge(reads_taught, preset, True, taught)
-        rows[family] = (alone, weighed, taught)
+            reads, reads_taught, pictures = read_deck(family, args.first_deck + d, preset, recognizer, tick,
+                                                      profiled, args.looks)
+            judge(reads, preset, False, count["alone"])
+            names = judge(reads, preset, True, count["weighed"])
+            names_taught = judge(reads_taught, preset, True, count["taught"])
+            if not args.learn:
+                continue
+            second = [(learned(names, pictures, None, recognizer), "learned")]
+            if profile is not None:
+                second.append((learned(names_taught, pictures, profile, recognizer), "taught+learned"))
+            for reader, name in second:  # the second game is the same for both: read again, not stored
+                again, read_by, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick, reader,
+                                              args.looks, game=1)
+                if name == "learned":
+                    judge(again, preset, True, count["2nd game"])
+                judge(read_by, preset, True, count[name])
+        rows[family] = count
     print(file=sys.stderr)
     print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
           f"{', '.join(games)}), judged when confidence >= {SURE}, a card read unsurely read in {args.looks} frames:")
-    print(f"  {'family':<20}{'reading':<10}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
-    for family, three in rows.items():
-        for name, c in zip(("alone", "weighed", "taught"), three, strict=True):
+    print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
+    if args.learn:
+        print(f"  (2nd game: each deck played again, read by the box untaught and with the profile learned "
+              f"from the first game, all but its last {HANDS} cards)")
+    for family, count in rows.items():
+        for name in ("alone", "weighed", "taught", "2nd game", "learned", "taught+learned"):
+            c = count[name]
             if not c:
                 continue
             n = max(sum(c[o] for o in OUTCOMES), 1)
             shares = [100 * c[o] / n for o in OUTCOMES] + [100 * c["OK suffices"] / max(c["asked"], 1)]
-            print(f"  {family:<20}{name:<10}{n:>6}" + "".join(f"{v:>11.1f}%" for v in shares))
+            print(f"  {family:<20}{name:<16}{n:>6}" + "".join(f"{v:>11.1f}%" for v in shares))
 
 
 if __name__ == "__main__":
