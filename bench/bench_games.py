@@ -16,15 +16,14 @@ With --taught, each deck is also read with a profile taught from one photo per k
 (as bench_decks.py teaches), weighed by the game: the box as a family that taught its deck has it.
 
 With --learn, each deck is played twice (another shuffle, other cameras and light) and the second
-game is read also with the profile the box learned from the first (vision/learning.py; with
---taught, also the taught profile with the first game's cards added): the cards of the first game
-but its last 15 (still in the hands when it ends), each named as the game settled it: the box's
-reading where it judged at once (a card judged wrong stays wrong: nobody corrects it), the card
-itself where the box asked.
+game is read also with the profile the box learned from the first, untaught (vision/learning.py;
+a taught deck is left as taught): the cards of the first game but its last 15 (still in the hands
+when it ends), each named as the game settled it: the box's reading where it judged at once (a
+card judged wrong stays wrong: nobody corrects it), the card itself where the box asked.
 
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
-    python bench/bench_games.py --decks 6 --families tuning --first-deck 75000 --learn
+    python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --learn
 """
 import argparse
 import collections
@@ -47,7 +46,7 @@ from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
 from companion.game.rules import State, new_game  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
-from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.classifier import Classifier  # noqa: E402
 from vision.learning import learn  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
 from vision.watcher import AGAIN, LOOKS  # noqa: E402
@@ -141,11 +140,11 @@ def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) 
     return gone
 
 
-def learned(names: list[str], pictures: Pictures, old: Profile | None, recognizer: Recognizer) -> Recognizer:
+def learned(names: list[str], pictures: Pictures, recognizer: Recognizer) -> Recognizer:
     """The box reading with the profile learned from a game: its cards but those still in the
     hands at its end, named as the game settled them."""
     seen = [(name, crop) for name, crop in list(zip(names, pictures, strict=True))[:-HANDS] if crop is not None]
-    got = learn(seen, old)
+    got = learn(seen, None)
     assert got is not None, "a game shows more cards than that"
     return Recognizer(Classifier(profile=got.profile), recognizer.detector)
 
@@ -166,14 +165,13 @@ def main() -> None:
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
-    readings = 1 + args.learn * (1 + args.taught)  # the first game, and the second once per learned profile
-    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * readings)
+    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn))
     rows = {}
     for family in families:
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, preset in enumerate(games):
-            profile, profiled = None, None
+            profiled = None
             if args.taught:
                 profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
                 profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
@@ -181,18 +179,12 @@ def main() -> None:
                                                       profiled, args.looks)
             judge(reads, preset, False, count["alone"])
             names = judge(reads, preset, True, count["weighed"])
-            names_taught = judge(reads_taught, preset, True, count["taught"])
-            if not args.learn:
-                continue
-            second = [(learned(names, pictures, None, recognizer), "learned")]
-            if profile is not None:
-                second.append((learned(names_taught, pictures, profile, recognizer), "taught+learned"))
-            for reader, name in second:  # the second game is the same for both: read again, not stored
-                again, read_by, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick, reader,
-                                              args.looks, game=1)
-                if name == "learned":
-                    judge(again, preset, True, count["2nd game"])
-                judge(read_by, preset, True, count[name])
+            judge(reads_taught, preset, True, count["taught"])
+            if args.learn:
+                again, read_learned, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick,
+                                                   learned(names, pictures, recognizer), args.looks, game=1)
+                judge(again, preset, True, count["2nd game"])
+                judge(read_learned, preset, True, count["learned"])
         rows[family] = count
     print(file=sys.stderr)
     print(f"whole decks in game order ({args.decks} per family from deck {args.first_deck}: "
@@ -202,7 +194,7 @@ def main() -> None:
         print(f"  (2nd game: each deck played again, read by the box untaught and with the profile learned "
               f"from the first game, all but its last {HANDS} cards)")
     for family, count in rows.items():
-        for name in ("alone", "weighed", "taught", "2nd game", "learned", "taught+learned"):
+        for name in ("alone", "weighed", "taught", "2nd game", "learned"):
             c = count[name]
             if not c:
                 continue

@@ -377,6 +377,7 @@ class Profile:
     crops: dict[str, list[np.ndarray]]
     deck: teach.DeckModel | None = None
     network: str = ""
+    taught: bool = True   # from photos the family took for it (else learned from the cards of games)
 
     def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None) -> None:
         self.deck = teach.fit(self.crops, classifier.describe, progress)
@@ -391,13 +392,14 @@ class Profile:
             kept.append(_crop_sized(crop))
             if len(kept) > PICTURES_PER_KIND:
                 del kept[1]
-        return Profile(crops)
+        return Profile(crops, taught=False)
 
     def save(self, path: str) -> None:
         """Written whole or not at all: a power cut while saving leaves the file as it was."""
         arrays: dict[str, np.ndarray] = {f"{label}__{k}": c for label, cs in self.crops.items()
                                          for k, c in enumerate(cs)}
         arrays["_format"] = np.array(PROFILE_FORMAT)
+        arrays["_taught"] = np.array(self.taught)
         if self.deck is not None:
             arrays["_network"] = np.array(self.network)
             arrays.update({f"_deck_{k}": v for k, v in self.deck.arrays().items()})
@@ -436,7 +438,8 @@ class Profile:
                 raise ValueError("it was made by a newer companion; update this one")
             model = teach.DeckModel.from_arrays(deck) if deck else None
             network = str(data["_network"]) if "_network" in data.files else ""
+            taught = bool(data["_taught"]) if "_taught" in data.files else True
         except (OSError, ValueError, KeyError, EOFError) as e:
             raise ValueError(f"cannot read the deck profile {path}: {e}; make one with "
                              "companion teach DIR --profile FILE") from None
-        return Profile(crops, model, network)
+        return Profile(crops, model, network, taught)

@@ -3,8 +3,10 @@
 Every card the camera told the table is a picture of the family's deck under their own lamp, cut out
 of a pile as the box sees it during a game, and by the game's end the table knows what each one
 was: read surely and never corrected, answered at the OK prompt, or corrected on the page. Added to
-the deck's profile (or starting one), those pictures make the next game's reading of that deck far
-surer than the general network's, with no lesson at all.
+the box's learned profile (or starting one), those pictures make the next game's reading of that
+deck far surer than the general network's, with no lesson at all. A deck the family taught is left
+as they taught it: pictures cut out of piles added little to its photos on the decks this was
+tried on, and lost on some.
 """
 from __future__ import annotations
 
@@ -37,9 +39,9 @@ def of_another_deck(profile: Profile, crops: list[np.ndarray], classifier: Class
 
 def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None, classifier: Classifier | None = None,
           progress: Callable[[int, int], None] | None = None) -> Learned | None:
-    """The profile ``old`` (or a new one) with ``pictures`` (``(card, crop)``) added, fitted again;
-    None when there are too few pictures to go by."""
-    if len(pictures) < MIN_CARDS:
+    """The learned profile ``old`` (or a new one) with ``pictures`` (``(card, crop)``) added, fitted
+    again; None when there are too few pictures to go by, or ``old`` is a taught deck's."""
+    if len(pictures) < MIN_CARDS or (old is not None and old.taught):
         return None
     network = classifier or Classifier()
     fresh = old is None or of_another_deck(old, [crop for _, crop in pictures])

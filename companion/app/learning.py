@@ -3,9 +3,9 @@ table goes into the deck profile under the card the game settled on, and the pro
 in the background, reads the next game.
 
 Only the game's own record names a card (the camera's reading is just the first guess), so nothing
-is learned until the game is over; a game abandoned for a new one is learned as it stood. The box
-writes only its own profile beside the game store: a profile the family made elsewhere is read,
-never written over, and the settings are pointed at the box's copy.
+is learned until the game is over; a game abandoned for a new one is learned as it stood. A deck the
+family taught is left as they taught it (``vision.learning``): the box learns only into its own
+learned profile, kept beside the game store, and points the settings at it.
 """
 from __future__ import annotations
 
@@ -109,6 +109,7 @@ class DeckLearner:
             old = Profile.load(current) if current else None
             learned = (self.learn or learn)(pictures, old)
             if learned is None:
+                log.info("learning the deck: the taught profile is kept as it is")
                 return
             os.makedirs(os.path.dirname(self.own) or ".", exist_ok=True)
             learned.profile.save(self.own)

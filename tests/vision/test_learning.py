@@ -88,9 +88,18 @@ def test_the_cards_of_another_deck_are_told_apart(plain, learned):
     assert not of_another_deck(learned.profile, [crop for _, crop in game_crops(plain, DECK, 4, cards=12)])
 
 
-def test_too_few_cards_learn_nothing():
+def test_too_few_cards_or_a_taught_deck_learn_nothing():
     crop = np.zeros((102, 66, 3), np.uint8)
     assert learn([("r1", crop)] * (MIN_CARDS - 1), None) is None
+    assert learn([("r1", crop)] * MIN_CARDS, Profile({"r1": [crop]})) is None  # left as the family taught it
+
+
+def test_a_profile_says_whether_it_was_taught_or_learned(tmp_path):
+    crop = np.zeros((102, 66, 3), np.uint8)
+    taught, learned = Profile({"r1": [crop]}), Profile({}).with_pictures([("r1", crop)])
+    for name, profile in (("taught", taught), ("learned", learned)):
+        profile.save(str(tmp_path / name))
+    assert Profile.load(str(tmp_path / "taught")).taught and not Profile.load(str(tmp_path / "learned")).taught
 
 
 def test_a_kind_keeps_its_first_picture_and_its_latest():
