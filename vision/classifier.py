@@ -228,25 +228,25 @@ class Classifier:
         (``doubt_face_suit``). ``remember``: the crops are cards seen (``mismatch`` counts them)."""
         probs, features, blob = self._run(crops)
         faces, summary = teach.face_colours(crops), ink_summary(blob)
-
-        def alone() -> np.ndarray:  # the network alone does not know this deck's inks
-            return doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR])
+        # the network alone does not know this deck's inks
+        alone = doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR])
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
-            return alone(), None
+            return alone, None
         taught, distance = deck.posterior(self._deck_view(features, summary, crops), faces, LABELS)
         fits = distance <= teach.FIT_MARGIN
         if remember:
             self._recent.extend(float(d) for d in distance)
         if self.mismatch:
-            return alone(), fits
+            return alone, fits
         # the deck's model leads; the network still settles what the deck's model leaves open
         both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
-        if self.matches:
+        matches = self.matches
+        if matches:
             both = less_sure_when_far(both, distance)
-        both = among_known(both, alone(), np.isin(LABELS, deck.labels))
-        if not self.matches:
-            return np.where(fits[:, None], both, alone()), fits
+        both = among_known(both, alone, np.isin(LABELS, deck.labels))
+        if not matches:
+            return np.where(fits[:, None], both, alone), fits
         return both, fits
 
     @property

@@ -10,7 +10,6 @@ tried on, and lost on some.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,21 +29,18 @@ class Learned:
     fresh: bool
 
 
-def of_another_deck(profile: Profile, crops: list[np.ndarray], classifier: Classifier | None = None) -> bool:
+def of_another_deck(profile: Profile, crops: list[np.ndarray]) -> bool:
     """Most of these cards fit none of the profile's kinds: they are of another deck."""
-    judge = classifier or Classifier(profile=profile)
-    _, fits = judge.probabilities(crops, remember=False)
+    _, fits = Classifier(profile=profile).probabilities(crops, remember=False)
     return fits is not None and float(np.mean(fits)) < 0.5
 
 
-def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None, classifier: Classifier | None = None,
-          progress: Callable[[int, int], None] | None = None) -> Learned | None:
+def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None) -> Learned | None:
     """The learned profile ``old`` (or a new one) with ``pictures`` (``(card, crop)``) added, fitted
     again; None when there are too few pictures to go by, or ``old`` is a taught deck's."""
     if len(pictures) < MIN_CARDS or (old is not None and old.taught):
         return None
-    network = classifier or Classifier()
     fresh = old is None or of_another_deck(old, [crop for _, crop in pictures])
     profile = (Profile({}) if fresh or old is None else old).with_pictures(pictures)
-    profile.fit(network, progress)
+    profile.fit(Classifier())
     return Learned(profile, len(profile.crops), fresh)
