@@ -176,18 +176,21 @@ class Classifier:
     profile: Profile | None = None
     _net: cv2.dnn.Net = field(init=False, repr=False)
     _recent: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=RECENT))
+    _grown: bool = field(init=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
         self._net = load_model()
         if self.profile is not None and self.profile.network != model_hash():
             self.profile.fit(self)  # taught with another network: its features have changed
 
-    def use(self, profile: Profile | None) -> None:
+    def use(self, profile: Profile | None, grown: bool = False) -> None:
         """Read with another deck profile from the next card on; what was seen of the last one says
-        nothing of whether this one is of the deck on the table."""
+        nothing of whether this one is of the deck on the table. ``grown``: it is, as it was grown
+        from the cards of the game being played (``learning.GameDeck``)."""
         if profile is not None and profile.network != model_hash():
             profile.fit(self)
         self.profile = profile
+        self._grown = grown
         self._recent.clear()
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -240,11 +243,14 @@ class Classifier:
         if self.mismatch:
             return alone, fits
         # the deck's model leads; the network still settles what the deck's model leaves open
-        both = softmax(np.log(taught + 1e-9) + NETWORK_SAY * np.log(probs + 1e-6))
+        say = GROWN_NETWORK_SAY if self._grown else NETWORK_SAY
+        both = softmax(np.log(taught + 1e-9) + say * np.log(probs + 1e-6))
         matches = self.matches
         if matches:
             both = less_sure_when_far(both, distance)
         both = among_known(both, alone, np.isin(LABELS, deck.labels))
+        if self._grown:
+            both = agreed(both, alone)
         if not matches:
             return np.where(fits[:, None], both, alone), fits
         return both, fits
@@ -253,6 +259,8 @@ class Classifier:
     def mismatch(self) -> bool:
         """Most of the cards seen lately lie farther from every taught kind than almost all altered
         copies of the taught photos: the profile is of another deck."""
+        if self._grown:
+            return False
         return len(self._recent) >= MISMATCH_SEEN and float(np.median(self._recent)) > 1.0
 
     @property
@@ -260,7 +268,7 @@ class Classifier:
         """Enough cards seen lately, most of them as near the taught kinds as the altered copies:
         the profile is of the deck on the table. Until then a card that does not fit may be the
         first of another deck, which the deck's model would misread (``mismatch`` needs a few)."""
-        return len(self._recent) >= MISMATCH_SEEN and not self.mismatch
+        return self._grown or (len(self._recent) >= MISMATCH_SEEN and not self.mismatch)
 
     def classify_looks(self, crops: list[np.ndarray]) -> Guess:
         """One card seen in several frames, read as one. The frames differ in the camera's noise, so
@@ -311,6 +319,14 @@ def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray) -> n
     return out
 
 
+def agreed(deck: np.ndarray, alone: np.ndarray) -> np.ndarray:
+    """A deck grown from a game's first cards may make the network's own best guess sure, but where
+    the two read another card best, each has half the say (the mean of their readings), so the card
+    is asked about rather than judged by one picture of each kind cut out of a pile."""
+    differ = deck.argmax(1) != alone.argmax(1)
+    return np.where(differ[:, None], 0.5 * (deck + alone), deck)
+
+
 def less_sure_when_far(probs: np.ndarray, distance: np.ndarray) -> np.ndarray:
     """Once the profile ``matches``, a card that does not fit is of the taught deck seen oddly
     (glare, cut loosely out of a pile): it lies farther from the taught photos than their altered
@@ -354,6 +370,11 @@ def model_hash() -> str:
 
 # -- profiles of a family's own deck ------------------------------------------------------------
 NETWORK_SAY = 0.25   # weight of the network's own log-probabilities beside the deck's model
+# beside a deck grown from the game's first cards (one picture of each kind, cut out of a pile: less
+# sure of the deck than a family's photos) the network has an equal say, and the two must read the
+# same card best for it to be sure (``agreed``): with the say of 0.25 and no such rule, such decks
+# judged cards wrongly that the network alone read right (two training families' whole games)
+GROWN_NETWORK_SAY = 1.0
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
 PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)

@@ -7,6 +7,10 @@ the box's learned profile (or starting one), those pictures make the next game's
 deck far surer than the general network's, with no lesson at all. A deck the family taught is left
 as they taught it: pictures cut out of piles added little to its photos on the decks this was
 tried on, and lost on some.
+
+A deck the box has no profile of is read better as its first game goes (``GameDeck``): each card,
+once the table has settled it, joins the deck's model at once, so the second and third copies of a
+kind are read knowing the first.
 """
 from __future__ import annotations
 
@@ -14,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .classifier import Classifier, Profile
+from . import teach
+from .classifier import MISMATCH_SEEN, Classifier, Profile, model_hash
 
 MIN_CARDS = 10  # fewer cards say too little of a deck to start its profile or to judge which deck it is
 
@@ -44,3 +49,48 @@ def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None) -> Learne
     profile = (Profile({}) if fresh or old is None else old).with_pictures(pictures)
     profile.fit(Classifier())
     return Learned(profile, len(profile.crops), fresh)
+
+
+Named = dict[int, tuple[str, np.ndarray]]  # a game's cards settled so far: place in the record -> (card, picture)
+
+
+class GameDeck:
+    """The deck as the game on the table has shown it so far, grown card by card, for a box that has
+    no profile of this deck: each card's altered copies are described once (``teach.Lessons``), so
+    fitting the deck's model again for a new card takes a second or two, not the time of teaching a
+    deck. A taught profile is never grown, nor a learned one of the deck on the table (it already
+    knows the deck better than a game's first cards do): the camera reads on with it. A learned
+    profile of another deck is told by the game's first cards (``MISMATCH_SEEN``); the game's own
+    deck is grown from then on."""
+
+    def __init__(self, old: Profile | None, classifier: Classifier | None = None) -> None:
+        self._old = old
+        self._lessons = teach.Lessons((classifier or Classifier()).describe)
+        self._cards: Named = {}
+        self._grows: bool | None = True if old is None else False if old.taught else None  # None: not known yet
+
+    def update(self, named: Named) -> Profile | None:
+        """The profile to read the rest of the game with, now that ``named`` are the game's cards
+        (a card undone or corrected since is dropped or renamed); None while it would not change
+        what the camera reads with."""
+        if self._grows is None and len(named) >= MISMATCH_SEEN:
+            assert self._old is not None
+            self._grows = of_another_deck(self._old, [crop for _, crop in named.values()])
+        if not self._grows:
+            return None
+        changed = False
+        for place in [p for p, (card, _) in self._cards.items() if named.get(p, ("",))[0] != card]:
+            self._lessons.remove(place)
+            del self._cards[place]
+            changed = True
+        for place, (card, crop) in named.items():
+            if place not in self._cards:
+                self._lessons.add(place, card, [crop])
+                self._cards[place] = (card, crop)
+                changed = True
+        if not changed or not self._cards:
+            return None
+        crops: dict[str, list[np.ndarray]] = {}
+        for card, crop in self._cards.values():
+            crops.setdefault(card, []).append(crop)
+        return Profile(crops, self._lessons.model(), model_hash(), taught=False)

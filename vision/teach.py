@@ -2,8 +2,8 @@
 features of both ends of the card, and a per-deck linear model fitted on them (numpy only)."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -133,33 +133,84 @@ def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callab
         copies: int = COPIES, seed: int = 0) -> DeckModel:
     """A per-deck model from the taught crops; ``features`` describes crops (the general network's
     features), ``progress(done, total)`` is told after each card kind."""
-    rng = np.random.default_rng(seed)
     kinds = sorted(crops)
-    pool = [c for label in kinds for c in crops[label]]
-    classes = [(label, flip) for label in kinds for flip in (False, True)]
-    xs, ys, checks, check_ys, faces, check_faces = [], [], [], [], [], []
+    lessons = Lessons(features, [c for label in kinds for c in crops[label]], seed)
     for n, label in enumerate(kinds):
-        for flip in (False, True):
-            c = classes.index((label, flip))
-            made = [augment(_turn(crops[label][k % len(crops[label])], flip), pool[rng.integers(len(pool))], rng)
-                    for k in range(copies + CHECK_COPIES)]
-            xs.append(features(made[:copies]).astype(np.float32))  # float32: half the memory
-            checks.append(features(made[copies:]).astype(np.float32))
-            faces.append(np.median(face_colours(made[:copies]), axis=0))
-            check_faces.append(face_colours(made[copies:]))
-            ys += [c] * copies
-            check_ys += [c] * CHECK_COPIES
+        lessons.add(label, label, crops[label], copies)
         if progress:
             progress(n + 1, len(kinds))
-    mean, whiten, centres = fit_lda(np.concatenate(xs), np.array(ys))
-    model = DeckModel(tuple(label for label, _ in classes), mean, whiten, centres, 1.0, 0.0, np.stack(faces), 0.0)
-    d = model.distances(np.concatenate(checks))
-    model.temperature = CAUTION * _temperature(d, np.array(check_ys))
-    model.spread = float(np.quantile(d.min(1), 0.99))
-    # the face's colour is one number per card: a glare or the art over the middle moves it far
-    # on a few copies, so its spread is taken at the 95th percentile
-    model.face_spread = max(float(np.quantile(model.face_distances(np.concatenate(check_faces)), 0.95)), FACE_FLOOR)
-    return model
+    return lessons.model()
+
+
+@dataclass
+class _Described:
+    """One lesson's altered copies, each way up, as the deck's model sees them."""
+
+    label: str
+    x: tuple[np.ndarray, np.ndarray]        # fitting copies' features, upright and turned
+    check: tuple[np.ndarray, np.ndarray]    # check copies' features
+    faces: tuple[np.ndarray, np.ndarray]    # fitting copies' face colours
+    check_faces: tuple[np.ndarray, np.ndarray]
+
+
+@dataclass
+class Lessons:
+    """Altered copies of a deck's pictures, described once and kept: the deck's model is fitted again
+    in a moment when a picture comes or goes (a game shows its cards one by one), as describing the
+    copies is what takes the time. ``pool``: cards a copy may lie on (grows with each picture when
+    not given)."""
+
+    features: Features
+    pool: list[np.ndarray] = field(default_factory=list)
+    seed: int = 0
+    _grow: bool = field(init=False)
+    _rng: np.random.Generator = field(init=False)
+    _lessons: dict[Hashable, _Described] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._grow = not self.pool
+        self._rng = np.random.default_rng(self.seed)
+
+    def add(self, key: Hashable, label: str, crops: list[np.ndarray], copies: int = COPIES) -> None:
+        """``copies`` altered copies of ``crops`` (pictures of one kind, in turn), each way up."""
+        if self._grow:
+            self.pool.extend(crops)
+        parts: dict[str, list[np.ndarray]] = {"x": [], "check": [], "faces": [], "check_faces": []}
+        for flip in (False, True):
+            made = [augment(_turn(crops[k % len(crops)], flip), self.pool[self._rng.integers(len(self.pool))],
+                            self._rng) for k in range(copies + CHECK_COPIES)]
+            # kept as float16 (a quarter of the memory): a game's deck keeps every card's copies
+            parts["x"].append(self.features(made[:copies]).astype(np.float16))
+            parts["check"].append(self.features(made[copies:]).astype(np.float16))
+            parts["faces"].append(face_colours(made[:copies]))
+            parts["check_faces"].append(face_colours(made[copies:]))
+        self._lessons[key] = _Described(label, **{k: (v[0], v[1]) for k, v in parts.items()})
+
+    def remove(self, key: Hashable) -> None:
+        self._lessons.pop(key, None)
+
+    def model(self) -> DeckModel:
+        """The deck's model fitted on every lesson's copies: one class per kind and way up."""
+        classes = sorted({(lesson.label, flip) for lesson in self._lessons.values() for flip in (False, True)})
+        xs, checks, check_ys, faces, check_faces = [], [], [], [], []
+        for c, (label, flip) in enumerate(classes):
+            mine = [lesson for lesson in self._lessons.values() if lesson.label == label]
+            xs.append(np.concatenate([lesson.x[flip] for lesson in mine]))
+            for lesson in mine:
+                checks.append(lesson.check[flip])
+                check_faces.append(lesson.check_faces[flip])
+                check_ys += [c] * len(lesson.check[flip])
+            faces.append(np.median(np.concatenate([lesson.faces[flip] for lesson in mine]), axis=0))
+        mean, whiten, centres = fit_lda(xs)
+        model = DeckModel(tuple(label for label, _ in classes), mean, whiten, centres, 1.0, 0.0, np.stack(faces), 0.0)
+        d = model.distances(np.concatenate(checks))
+        model.temperature = CAUTION * _temperature(d, np.array(check_ys))
+        model.spread = float(np.quantile(d.min(1), 0.99))
+        # the face's colour is one number per card: a glare or the art over the middle moves it far
+        # on a few copies, so its spread is taken at the 95th percentile
+        model.face_spread = max(float(np.quantile(model.face_distances(np.concatenate(check_faces)), 0.95)),
+                                FACE_FLOOR)
+        return model
 
 
 def _turn(crop: np.ndarray, flip: bool) -> np.ndarray:
@@ -180,13 +231,17 @@ def _temperature(d: np.ndarray, y: np.ndarray) -> float:
     return best_t
 
 
-def fit_lda(x: np.ndarray, y: np.ndarray, shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Feature mean, whitening of the shared within-class covariance, and the whitened class means."""
-    mean = x.mean(0)
-    classes = np.unique(y)
-    centres = np.stack([x[y == c].mean(0) for c in classes])
-    within = x - centres[np.searchsorted(classes, y)]
-    cov = within.T @ within / len(x)
+def fit_lda(classes: list[np.ndarray], shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Feature mean, whitening of the shared within-class covariance, and the whitened class means,
+    from each class's samples (taken a class at a time: a game's deck holds many)."""
+    n = sum(len(x) for x in classes)
+    centres = np.stack([x.mean(0, dtype=np.float64) for x in classes])
+    mean = sum(len(x) * c for x, c in zip(classes, centres, strict=True)) / n
+    cov = np.zeros((centres.shape[1],) * 2)
+    for x, c in zip(classes, centres, strict=True):
+        within = x.astype(np.float32) - c.astype(np.float32)
+        cov += within.T @ within
+    cov /= n
     cov = (1 - shrink) * cov + shrink * np.diag(np.diag(cov)) + 1e-4 * np.eye(len(cov))
     vals, vecs = np.linalg.eigh(cov)
     whiten = (vecs / np.sqrt(vals)).astype(np.float32)  # float32: half the memory, twice the speed

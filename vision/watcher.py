@@ -136,9 +136,10 @@ class Watcher:
             events.extend(self._judge(name, view, self.zones[name], card))
         return events
 
-    def use_profile(self, profile: Profile | None) -> None:
-        """Read the cards from now on with another deck profile; the piles stay as they were seen."""
-        self.recognizer.classifier.use(profile)
+    def use_profile(self, profile: Profile | None, grown: bool = False) -> None:
+        """Read the cards from now on with another deck profile; the piles stay as they were seen.
+        ``grown``: the profile was grown from this game's cards (``Classifier.use``)."""
+        self.recognizer.classifier.use(profile, grown)
 
     def _look_again(self, frame: np.ndarray) -> list[CameraEvent]:
         """One more look at each zone whose card was read unsurely, cut out against the same pile;
