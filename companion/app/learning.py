@@ -2,10 +2,14 @@
 table goes into the deck profile under the card the game settled on, and the profile, fitted again
 in the background, reads the next game.
 
-Only the game's own record names a card (the camera's reading is just the first guess), so nothing
-is learned until the game is over; a game abandoned for a new one is learned as it stood. A deck the
-family taught is left as they taught it (``vision.learning``): the box learns only into its own
-learned profile, kept beside the game store, and points the settings at it.
+Only the game's own record names a card (the camera's reading is just the first guess). While the
+box has no profile of the deck on the table, each card also joins the deck's model as soon as the
+record holds it (renamed or dropped if it is corrected or undone), so the rest of the game is read
+knowing it (``vision.learning.GameDeck``); that model lasts only while the game does. At its end
+the game's cards go into the profile that is kept; a game abandoned for a new one is learned as it
+stood. A deck the family taught is left as they taught it
+(``vision.learning``): the box learns only into its own learned profile, kept beside the game
+store, and points the settings at it.
 """
 from __future__ import annotations
 
@@ -35,15 +39,15 @@ class Sighting:
     picture: Any
 
 
-def named(game: Game, sightings: list[Sighting]) -> list[tuple[str, Any]]:
-    """Each picture with the card the game's record holds at its place. A card proposed and then
-    dismissed, or undone, left another action there (or none) and is dropped, unless it is a card
-    laid in the same zone, entered by hand instead."""
-    out = []
+def named(game: Game, sightings: list[Sighting]) -> dict[int, tuple[str, Any]]:
+    """Each picture with the card the game's record holds at its place, by the place. A card
+    proposed and then dismissed, or undone, left another action there (or none) and is dropped,
+    unless it is a card laid in the same zone, entered by hand instead."""
+    out = {}
     for s in sightings:
         action = game.actions[s.index] if s.index < len(game.actions) else None
         if action is not None and action.get("type") == s.zone and "card" in action and s.picture is not None:
-            out.append((str(action["card"]), s.picture))
+            out[s.index] = (str(action["card"]), s.picture)
     return out
 
 
@@ -51,7 +55,9 @@ def named(game: Game, sightings: list[Sighting]) -> list[tuple[str, Any]]:
 class DeckLearner:
     """``profile()``: the profile the camera reads with now (None: none); ``own``: where the box
     keeps the profile it learns; ``use_profile(path)`` makes the camera read with it.
-    ``learn(pictures, old)`` fits (``vision.learning.learn``), replaceable for tests."""
+    ``read_with(profile, grown)`` makes the camera read with a profile that is not saved (the game's
+    own, grown as it goes). ``learn(pictures, old)`` fits (``vision.learning.learn``) and
+    ``grow(old)`` makes the game's deck (``vision.learning.GameDeck``), replaceable for tests."""
 
     table: Table
     camera: CameraService
@@ -59,31 +65,60 @@ class DeckLearner:
     own: str
     settings_path: str | None
     use_profile: Callable[[str], None]
+    read_with: Callable[[Any, bool], None] = lambda profile, grown: None
     learn: Callable[..., Any] | None = None
+    grow: Callable[[Any], Any] | None = None
     busy: Callable[[], bool] = lambda: False
     sightings: list[Sighting] = field(default_factory=list)
     learned: int = 0                      # games learned from since the box started
     _last: Game | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _thread: threading.Thread | None = None
+    _growing: _Growing | None = None
 
     def attach(self) -> None:
         self.camera.on_told = self.seen
         self.table.add_listener(self.changed)
 
     def seen(self, event: CardPlaced, index: int) -> None:
-        """The camera told the table this card (camera thread)."""
+        """The camera told the table this card (camera thread); judged at once, it is settled."""
         with self._lock:
             self.sightings.append(Sighting(index, event.zone, event.picture))
+        self._settled(self.table.game)
 
     def changed(self, table: Table, change: Change) -> None:
-        """A table listener: a game over, or a new game over an unfinished one, is learned from."""
+        """A table listener: a game over, or a new game over an unfinished one, is learned from;
+        during a game, the cards the record settles grow the game's deck."""
         game = self._last if change.kind == "new_game" else table.game
         if change.kind in ("game_over", "new_game") and game is not None:
             with self._lock:
                 sightings, self.sightings = self.sightings, []
-            self._start(named(game, sightings))
+            self._stop_growing()
+            self._start(list(named(game, sightings).values()))
+        else:
+            self._settled(table.game)
         self._last = table.game
+
+    def _settled(self, game: Game | None) -> None:
+        """The game's cards as its record holds them now go to the game's deck (grown apart)."""
+        if game is None or game.state.over:
+            return
+        with self._lock:
+            now = named(game, self.sightings)
+            if not now:
+                return
+            if self._growing is None:
+                self._growing = _Growing(self)
+            growing = self._growing
+        growing.want(now)
+
+    def _stop_growing(self) -> None:
+        """The game's deck lasts only while the game does: the camera reads with the saved profile
+        again (until the game's cards are learned into it)."""
+        with self._lock:
+            growing, self._growing = self._growing, None
+        if growing is not None and growing.stop():
+            self.read_with(growing.old, False)
 
     def wait(self, timeout: float | None = None) -> None:
         """Until the profile being fitted is saved (tests)."""
@@ -128,3 +163,52 @@ class DeckLearner:
         self.learned += 1
         log.info("learned the deck from %d cards of the game (%d kinds%s): %s", len(pictures), learned.kinds,
                  ", a new deck" if learned.fresh else "", self.own)
+
+
+class _Growing:
+    """The game's deck, grown in a thread of its own: the newest record of the game's cards is the
+    one fitted (a fit takes a second or two; a card is laid every half minute or so)."""
+
+    def __init__(self, learner: DeckLearner) -> None:
+        self.learner = learner
+        self.old: Any = None
+        self._wanted: dict[int, tuple[str, Any]] | None = None
+        self._wake = threading.Event()
+        self._stopped = False
+        self._used = False
+        self._lock = threading.Lock()
+        threading.Thread(target=self._run, name="grow-deck", daemon=True).start()
+
+    def want(self, named_now: dict[int, tuple[str, Any]]) -> None:
+        self._wanted = named_now
+        self._wake.set()
+
+    def stop(self) -> bool:
+        """Stop growing; True if the camera has read with the game's deck."""
+        with self._lock:
+            self._stopped = True
+            self._wake.set()
+            return self._used
+
+    def _run(self) -> None:
+        from vision.classifier import Profile
+        from vision.learning import GameDeck
+        learner = self.learner
+        try:
+            current = learner.profile()
+            self.old = Profile.load(current) if current else None
+            deck = (learner.grow or GameDeck)(self.old)
+            while self._wake.wait() and not self._stopped:
+                self._wake.clear()
+                wanted = self._wanted
+                if wanted is None or learner.camera.paused or learner.busy():
+                    continue
+                profile = deck.update(wanted)
+                with self._lock:
+                    if profile is None or self._stopped:
+                        continue
+                    learner.read_with(profile, True)
+                    self._used = True
+                log.debug("reading the rest of the game with its %d cards settled so far", len(wanted))
+        except Exception as e:  # the model missing, the profile unreadable: the game is read as before
+            log.warning("learning the deck during the game stopped: %s", one_line(e))

@@ -115,11 +115,13 @@ class CameraService:
         self._rebuild = True
         self._borrowed = None
 
-    def refresh(self, make_watcher: Callable[[], Watcher], update: Callable[[Watcher], None]) -> None:
+    def refresh(self, make_watcher: Callable[[], Watcher] | None, update: Callable[[Watcher], None]) -> None:
         """Read with a new deck profile without a new watcher: the piles it knows stay known and no
         card laid meanwhile is dropped. ``update(watcher)`` runs on the camera thread before its next
-        frame; ``make_watcher`` builds every later watcher."""
-        self._make_watcher = make_watcher
+        frame; ``make_watcher`` builds every later watcher (None: as before, for a profile that
+        lasts only while the game does)."""
+        if make_watcher is not None:
+            self._make_watcher = make_watcher
         self._update = update
 
     @property

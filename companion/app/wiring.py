@@ -149,8 +149,13 @@ class Companion:
                 watcher.use_profile(profile)
             self.camera.refresh(lambda: build_watcher(path, zones), update)
 
+        def read_with(profile: Any, grown: bool) -> None:
+            def update(watcher: Any) -> None:
+                watcher.use_profile(profile, grown)
+            self.camera.refresh(None, update)
+
         learner = DeckLearner(self.table, self.camera, lambda: self.config.camera.profile or None, own, settings,
-                              use_profile, busy=lambda: self.teacher.active)
+                              use_profile, read_with, busy=lambda: self.teacher.active)
         learner.attach()
         return learner
 

@@ -33,12 +33,30 @@ class FakeProfile:
             f.write(str(len(self.pictures)))
 
 
+class GrownDeck:
+    """What ``GameDeck`` grows: it records each record of the game's cards it is given and makes a
+    profile of the cards it holds (their names)."""
+
+    def __init__(self, old):
+        self.old, self.records = old, []
+
+    def update(self, named_now):
+        self.records.append({k: card for k, (card, _) in named_now.items()})
+        return tuple(card for _, (card, _) in sorted(named_now.items()))
+
+
 def learner(tmp_path, table=None, busy=False, profile=None):
     table = table or Table()
     if not table.started:
         table.new_game(3, "base")
     camera = CameraService(table, None, lambda: None, confidence=0.9)
     calls, used = [], []
+    box_reads = []
+    grown = []
+
+    def grow(old):
+        grown.append(GrownDeck(old))
+        return grown[-1]
 
     def learn(pictures, old):
         calls.append((pictures, old))
@@ -46,8 +64,11 @@ def learner(tmp_path, table=None, busy=False, profile=None):
     settings = str(tmp_path / "config.toml")
     open(settings, "w").write("[camera]\n")
     own = str(tmp_path / "data" / "deck-profile.npz")
-    box = DeckLearner(table, camera, lambda: profile, own, settings, used.append, learn=learn, busy=lambda: busy)
+    box = DeckLearner(table, camera, lambda: profile, own, settings, used.append,
+                      lambda p, grown: box_reads.append((p, grown)), learn=learn, grow=grow,
+                      busy=lambda: busy)
     box.attach()
+    box.reads, box.decks = box_reads, grown  # what the camera was told to read with, and the games' decks
     return box, camera, table, calls, used
 
 
@@ -66,8 +87,8 @@ def test_each_card_is_learned_as_the_game_settled_it(tmp_path):
     lay(camera, 3, "discard", card="w5", confidence=0.5)  # asked, then left: a hint took its place
     table.act({"type": "hint"})
     assert [s.index for s in box.sightings] == [0, 1, 2, 4]
-    assert [card for card, _ in named(table.game, box.sightings)] == ["r1", "g1", "b1"]
-    assert [int(p[0, 0, 0]) for _, p in named(table.game, box.sightings)] == [0, 1, 2]
+    assert {k: card for k, (card, _) in named(table.game, box.sightings).items()} == {0: "r1", 1: "g1", 2: "b1"}
+    assert [int(p[0, 0, 0]) for _, p in named(table.game, box.sightings).values()] == [0, 1, 2]
 
 
 def test_a_game_over_is_learned_in_the_background_and_used(tmp_path):
@@ -199,3 +220,48 @@ def test_the_box_learns_unless_the_settings_say_not_to(tmp_path):
                 assert box.learner is None and box.camera.on_told is None
         finally:
             box.close()
+
+
+def eventually(condition, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return condition()
+
+
+def test_during_a_game_each_settled_card_grows_the_deck_the_camera_reads_with(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    lay(camera, 0, card="r1")
+    assert eventually(lambda: box.reads == [(("r1",), True)])  # the game's own deck: no need to show it fits
+    lay(camera, 1, card="r2", confidence=0.5)  # asked: nothing settled yet
+    table.confirm("g1")                        # the family says it is the g1
+    lay(camera, 2, card="y1")
+    table.correct(2, "b1")                     # corrected on the page
+    assert eventually(lambda: box.reads[-1] == (("r1", "g1", "b1"), True))
+    table.undo()
+    assert eventually(lambda: box.reads[-1] == (("r1", "g1"), True))
+    assert len(box.decks) == 1 and box.decks[0].old is None
+    assert box.decks[0].records[-1] == {0: "r1", 1: "g1"}
+
+
+def test_the_game_deck_lasts_only_while_the_game_does(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    for n in range(10):
+        if n >= 5:
+            table.act({"type": "hint"})
+        lay(camera, n, "play" if n < 5 else "discard", f"r{n + 1}" if n < 5 else "w1" if n < 8 else "w2")
+    assert eventually(lambda: box.reads and len(box.reads[-1][0]) == 10)
+    table.end_game()
+    box.wait(5)
+    # read again with the profile the box had (none) until the game's cards are learned into it
+    assert (None, False) in box.reads and used == [box.own]
+    table.new_game(3, "base")
+    lay(camera, 20, card="g1")
+    assert eventually(lambda: len(box.decks) == 2 and box.reads[-1] == (("g1",), True))
+
+
+def test_no_deck_is_grown_while_a_lesson_is_under_way(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path, busy=True)
+    lay(camera, 0, card="r1")
+    lay(camera, 1, card="r2")
+    assert not eventually(lambda: box.reads, seconds=0.5)
