@@ -21,17 +21,25 @@ a taught deck is left as taught): the cards of the first game but its last 15 (s
 when it ends), each named as the game settled it: the box's reading where it judged at once (a
 card judged wrong stays wrong: nobody corrects it), the card itself where the box asked.
 
+With --grow, each game is also read by a box with no profile that grows the deck's model from the
+game's cards as it goes (vision/learning.py's GameDeck): each card, once judged or answered, joins
+the model that reads the cards after it, named as the game settled it (a card judged wrong stays
+wrong: nobody corrects it).
+
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --learn
+    python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --grow
 """
 import argparse
 import collections
 import dataclasses
 import functools
 import os
+import resource
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -47,7 +55,7 @@ from companion.game.rules import State, new_game  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
-from vision.learning import learn  # noqa: E402
+from vision.learning import GameDeck, learn  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
 from vision.watcher import AGAIN, LOOKS  # noqa: E402
 
@@ -62,17 +70,31 @@ Reads = list[tuple[str, CardSeen | None]]
 Pictures = list[np.ndarray | None]  # per card, its first look's crop
 
 
-def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
-              taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0) -> tuple[Reads, Reads, Pictures]:
-    """Every card of the game's deck in a shuffled order, each with what the box read of it (and
-    what the box with the taught profile read of it, when given), and its picture. A card read less
-    surely than the watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the
-    watcher does. ``game``: another game with the same deck (another shuffle, camera and light)."""
+@dataclasses.dataclass
+class Laid:
+    """One card of a game as the box sees it laid: its zone, the zones of the first frame, and
+    further frames of the same table on demand (``again(n)``, other sensor noise)."""
+
+    card: str
+    zone: str
+    frames: list[dict]
+    again: Callable[[int], dict]
+
+    @property
+    def picture(self) -> np.ndarray | None:
+        """The card's first look's crop."""
+        view = self.frames[0].get(self.zone)
+        return None if view is None else view.crop
+
+
+def laid(family: str, seed: int, preset: str, recognizer: Recognizer, game: int = 0) -> Iterator[Laid]:
+    """Every card of the game's deck in a shuffled order, on a small pile, under a random camera and
+    light, its pile seen a moment before (as the watcher has it). ``game``: another game with the
+    same deck (another shuffle, camera and light)."""
     deck = designs.design(family, seed)
     rng = np.random.default_rng([11 + game, seed])
     cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
     rng.shuffle(cards)
-    out, out_taught, pictures = [], [], []
     for k, card in enumerate(cards):
         zone = "play" if rng.random() < 0.6 else "discard"
         scene = synth.Scene()
@@ -84,14 +106,45 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
         frame = synth.render_frame(scene, camera, light, k)
         before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
         _, views = recognizer.look(frame, before=before)
-        more = [views]  # the frames seen of this card, more of them once one reading is unsure
-        again = functools.partial(_again, recognizer, scene, camera, light, k, before)
-        out.append((card, looked(recognizer, zone, more, looks, again)))
+        yield Laid(card, zone, [views], functools.partial(_again, recognizer, scene, camera, light, k, before))
+
+
+def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
+              taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0) -> tuple[Reads, Reads, Pictures]:
+    """Every card of the game (``laid``) with what the box read of it (and what the box with the
+    taught profile read of it, when given), and its picture. A card read less surely than the
+    watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does."""
+    out, out_taught, pictures = [], [], []
+    for card in laid(family, seed, preset, recognizer, game):
+        out.append((card.card, looked(recognizer, card.zone, card.frames, looks, card.again)))
         if taught is not None:
-            out_taught.append((card, looked(taught, zone, more, looks, again)))
-        pictures.append(views[zone].crop if zone in views else None)
+            out_taught.append((card.card, looked(taught, card.zone, card.frames, looks, card.again)))
+        pictures.append(card.picture)
         tick()
     return out, out_taught, pictures
+
+
+def read_growing(family: str, seed: int, preset: str, recognizer: Recognizer, tick, count: collections.Counter,
+                 looks: int = LOOKS, times: list[float] | None = None) -> None:
+    """The game read by a box that grows the deck's model from the game's own cards as it goes
+    (``learning.GameDeck``): each card, once judged or answered, is named as the game settled it
+    and joins the model that reads the cards after it. Judged as ``judge`` does, into ``count``;
+    the seconds each growth took go to ``times``."""
+    grown = Recognizer(Classifier(), recognizer.detector)
+    deck = GameDeck(None, grown.classifier)
+    table = Judged(preset, True, count)
+    named: dict[int, tuple[str, np.ndarray]] = {}
+    for k, card in enumerate(laid(family, seed, preset, recognizer)):
+        name = table.take(card.card, looked(grown, card.zone, card.frames, looks, card.again))
+        if card.picture is not None:
+            named[k] = (name, card.picture)
+            t0 = time.perf_counter()
+            profile = deck.update(named)
+            if times is not None:
+                times.append(time.perf_counter() - t0)
+            if profile is not None:
+                grown.classifier.use(profile, grown=True)
+        tick()
 
 
 def _again(recognizer: Recognizer, scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int,
@@ -113,17 +166,24 @@ def looked(rec: Recognizer, zone: str, frames: list[dict], looks: int,
     return rec.classify_looks([f[zone] for f in frames if zone in f])
 
 
-def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> list[str]:
-    """Counts what became of each card; returns the card the game settled for each."""
-    state: State = new_game(parse_variant(preset), 3)
-    gone: list[str] = []
-    for card, seen in reads:
+class Judged:
+    """The table judging the cards one by one: counts what became of each (into ``count``) and says
+    which card the game settled for it. ``weighed``: the reading weighed over the cards the game can
+    still take, else the reader's own."""
+
+    def __init__(self, preset: str, weighed: bool, count: collections.Counter) -> None:
+        self.state: State = new_game(parse_variant(preset), 3)
+        self.gone: list[str] = []
+        self.weighed, self.count = weighed, count
+
+    def take(self, card: str, seen: CardSeen | None) -> str:
+        count = self.count
         if seen is None:  # entered by hand
             count["not found"] += 1
-            gone.append(card)
-            continue
-        now = dataclasses.replace(state, discards=tuple(gone))
-        if weighed:
+            self.gone.append(card)
+            return card
+        now = dataclasses.replace(self.state, discards=tuple(self.gone))
+        if self.weighed:
             reading = weigh(seen.probabilities, now)
             outcome = "judged" if reading.sure(SURE) else "asked"
         else:
@@ -131,13 +191,19 @@ def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) 
             outcome = "asked" if not reading.sure(SURE) else "judged" if can_be_laid(now, str(seen.card)) else "refused"
         if outcome == "judged":
             count["right" if reading.card == card else "wrong"] += 1
-            gone.append(str(reading.card))
+            self.gone.append(str(reading.card))
         else:
             count[outcome] += 1
             proposed = reading.card or (seen.candidates[0] if seen.candidates else None)  # as the box proposes it
             count["OK suffices"] += outcome == "asked" and proposed == card
-            gone.append(card)  # the family says what it was
-    return gone
+            self.gone.append(card)  # the family says what it was
+        return self.gone[-1]
+
+
+def judge(reads: Reads, preset: str, weighed: bool, count: collections.Counter) -> list[str]:
+    """Counts what became of each card; returns the card the game settled for each."""
+    table = Judged(preset, weighed, count)
+    return [table.take(card, seen) for card, seen in reads]
 
 
 def learned(names: list[str], pictures: Pictures, recognizer: Recognizer) -> Recognizer:
@@ -149,6 +215,11 @@ def learned(names: list[str], pictures: Pictures, recognizer: Recognizer) -> Rec
     return Recognizer(Classifier(profile=got.profile), recognizer.detector)
 
 
+def peak_mb() -> float:
+    """This process's peak resident memory so far (Linux reports it in KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--families", default="held-out",
@@ -158,6 +229,8 @@ def main() -> None:
     p.add_argument("--taught", action="store_true", help="also read each deck with a profile taught from photos")
     p.add_argument("--learn", action="store_true",
                    help="play each deck twice; read the second game also with the profile learned from the first")
+    p.add_argument("--grow", action="store_true",
+                   help="also read each game by a box that grows the deck's model from the game's cards as it goes")
     p.add_argument("--looks", type=int, default=LOOKS,
                    help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
@@ -165,8 +238,9 @@ def main() -> None:
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
-    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn))
+    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn + args.grow))
     rows = {}
+    growth: list[float] = []
     for family in families:
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -180,6 +254,9 @@ def main() -> None:
             judge(reads, preset, False, count["alone"])
             names = judge(reads, preset, True, count["weighed"])
             judge(reads_taught, preset, True, count["taught"])
+            if args.grow:
+                read_growing(family, args.first_deck + d, preset, recognizer, tick, count["grown"], args.looks,
+                             growth)
             if args.learn:
                 again, read_learned, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick,
                                                    learned(names, pictures, recognizer), args.looks, game=1)
@@ -194,13 +271,17 @@ def main() -> None:
         print(f"  (2nd game: each deck played again, read by the box untaught and with the profile learned "
               f"from the first game, all but its last {HANDS} cards)")
     for family, count in rows.items():
-        for name in ("alone", "weighed", "taught", "2nd game", "learned"):
+        for name in ("alone", "weighed", "grown", "taught", "2nd game", "learned"):
             c = count[name]
             if not c:
                 continue
             n = max(sum(c[o] for o in OUTCOMES), 1)
             shares = [100 * c[o] / n for o in OUTCOMES] + [100 * c["OK suffices"] / max(c["asked"], 1)]
             print(f"  {family:<20}{name:<16}{n:>6}" + "".join(f"{v:>11.1f}%" for v in shares))
+    if growth:
+        print(f"growing the deck's model for one more card: median {np.median(growth):.2f} s, 95th percentile "
+              f"{np.quantile(growth, 0.95):.2f} s, slowest {max(growth):.2f} s ({len(growth)} growths, OpenCV on "
+              f"one thread); peak memory of this run {peak_mb():.0f} MB")
 
 
 if __name__ == "__main__":
