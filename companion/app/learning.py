@@ -28,6 +28,7 @@ from .recognition import CameraService, one_line
 from .settingsfile import set_key
 
 log = logging.getLogger(__name__)
+BACKGROUND_NICE = 10  # how much less the threads that learn the deck get of the processor than the camera
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,13 @@ class DeckLearner:
         if self._thread is not None and self._thread.is_alive():
             log.info("learning the deck: still fitting the last game's cards; this game's are left out")
             return
-        self._thread = threading.Thread(target=self._fit, args=(pictures,), name="learn-deck", daemon=True)
+        self._thread = threading.Thread(target=self._fit_in_background, args=(pictures,), name="learn-deck",
+                                        daemon=True)
         self._thread.start()
+
+    def _fit_in_background(self, pictures: list[tuple[str, Any]]) -> None:
+        in_the_background()
+        self._fit(pictures)
 
     def _fit(self, pictures: list[tuple[str, Any]]) -> None:
         from vision.classifier import Profile
@@ -194,6 +200,7 @@ class _Growing:
         from vision.classifier import Profile
         from vision.learning import GameDeck
         learner = self.learner
+        in_the_background()
         try:
             current = learner.profile()
             self.old = Profile.load(current) if current else None
@@ -212,3 +219,12 @@ class _Growing:
                 log.debug("reading the rest of the game with its %d cards settled so far", len(wanted))
         except Exception as e:  # the model missing, the profile unreadable: the game is read as before
             log.warning("learning the deck during the game stopped: %s", one_line(e))
+
+
+def in_the_background() -> None:
+    """The calling thread yields the processor to the others (the camera's): Linux gives each thread
+    its own nice value, by its id. Elsewhere, or if the system refuses, nothing changes."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+    except (AttributeError, OSError):
+        pass

@@ -265,3 +265,21 @@ def test_no_deck_is_grown_while_a_lesson_is_under_way(tmp_path):
     lay(camera, 0, card="r1")
     lay(camera, 1, card="r2")
     assert not eventually(lambda: box.reads, seconds=0.5)
+
+
+def test_learning_threads_yield_the_processor_to_the_camera():
+    import threading
+
+    from companion.app.learning import BACKGROUND_NICE, in_the_background
+    seen = {}
+
+    def work():
+        before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        in_the_background()
+        seen["thread"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) - before
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert seen["thread"] == min(BACKGROUND_NICE, 19 - mine)       # that thread only ...
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine  # ... not the camera's
