@@ -23,8 +23,9 @@ card judged wrong stays wrong: nobody corrects it), the card itself where the bo
 
 With --grow, each game is also read by a box with no profile that grows the deck's model from the
 game's cards as it goes (vision/learning.py's GameDeck): each card, once judged or answered, joins
-the model that reads the cards after it, named as the game settled it (a card judged wrong stays
-wrong: nobody corrects it).
+the model that reads the cards after it, named as the game settled it, as the box does (a card
+judged wrong joins under the card it was taken for: nobody corrects it). --grow-from asked grows
+only the cards the box asked about (a person named them).
 
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
@@ -125,18 +126,19 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
 
 
 def read_growing(family: str, seed: int, preset: str, recognizer: Recognizer, tick, count: collections.Counter,
-                 looks: int = LOOKS, times: list[float] | None = None) -> None:
+                 looks: int = LOOKS, times: list[float] | None = None, asked_only: bool = False) -> None:
     """The game read by a box that grows the deck's model from the game's own cards as it goes
-    (``learning.GameDeck``): each card, once judged or answered, is named as the game settled it
-    and joins the model that reads the cards after it. Judged as ``judge`` does, into ``count``;
-    the seconds each growth took go to ``times``."""
+    (``learning.GameDeck``): each card, named as the game settled it, joins the model that reads
+    the cards after it. Judged as ``judge`` does, into ``count``; the seconds each growth took go to
+    ``times``. ``asked_only``: only the cards the box asked about are grown."""
     grown = Recognizer(Classifier(), recognizer.detector)
     deck = GameDeck(None, grown.classifier)
     table = Judged(preset, True, count)
     named: dict[int, tuple[str, np.ndarray]] = {}
     for k, card in enumerate(laid(family, seed, preset, recognizer)):
+        asked = count["asked"]
         name = table.take(card.card, looked(grown, card.zone, card.frames, looks, card.again))
-        if card.picture is not None:
+        if card.picture is not None and (not asked_only or count["asked"] > asked):
             named[k] = (name, card.picture)
             t0 = time.perf_counter()
             profile = deck.update(named)
@@ -231,6 +233,9 @@ def main() -> None:
                    help="play each deck twice; read the second game also with the profile learned from the first")
     p.add_argument("--grow", action="store_true",
                    help="also read each game by a box that grows the deck's model from the game's cards as it goes")
+    p.add_argument("--grow-from", choices=("all", "asked"), default="all",
+                   help="with --grow: the cards grown (all: every card the game settled, as the box does; asked: only "
+                        "those the box asked about)")
     p.add_argument("--looks", type=int, default=LOOKS,
                    help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
@@ -256,7 +261,7 @@ def main() -> None:
             judge(reads_taught, preset, True, count["taught"])
             if args.grow:
                 read_growing(family, args.first_deck + d, preset, recognizer, tick, count["grown"], args.looks,
-                             growth)
+                             growth, args.grow_from == "asked")
             if args.learn:
                 again, read_learned, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick,
                                                    learned(names, pictures, recognizer), args.looks, game=1)
