@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ from .settingsfile import set_key
 
 log = logging.getLogger(__name__)
 BACKGROUND_NICE = 10  # how much less the threads that learn the deck get of the processor than the camera
+CLOSE_WAIT = 10.0     # seconds the box waits at exit for them (systemd's unit allows 15 to stop)
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class DeckLearner:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _thread: threading.Thread | None = None
     _growing: _Growing | None = None
+    _stopping: list[_Growing] = field(default_factory=list)  # games' decks told to stop, maybe not yet stopped
+    _closed: bool = False
 
     def attach(self) -> None:
         self.camera.on_told = self.seen
@@ -106,7 +110,7 @@ class DeckLearner:
             return
         with self._lock:
             now = named(game, self.sightings)
-            if not now:
+            if not now or self._closed:
                 return
             if self._growing is None:
                 self._growing = _Growing(self)
@@ -118,6 +122,9 @@ class DeckLearner:
         again (until the game's cards are learned into it)."""
         with self._lock:
             growing, self._growing = self._growing, None
+            self._stopping = [g for g in self._stopping if g.thread.is_alive()]
+            if growing is not None:
+                self._stopping.append(growing)
         if growing is not None and growing.stop():
             self.read_with(growing.old, False)
 
@@ -126,6 +133,18 @@ class DeckLearner:
         thread = self._thread
         if thread is not None:
             thread.join(timeout)
+
+    def close(self, timeout: float = CLOSE_WAIT) -> None:
+        """Before the box exits (the camera stopped): stop growing the game's deck and give the work
+        under way up to ``timeout`` seconds to end, as OpenCV aborts a process that exits while
+        another thread runs the network."""
+        with self._lock:
+            self._closed = True  # the page may still take actions: no game's deck starts growing now
+        self._stop_growing()
+        deadline = time.monotonic() + timeout
+        for growing in self._stopping:
+            growing.thread.join(max(deadline - time.monotonic(), 0))
+        self.wait(max(deadline - time.monotonic(), 0))
 
     def _start(self, pictures: list[tuple[str, Any]]) -> None:
         from vision.learning import MIN_CARDS
@@ -183,7 +202,8 @@ class _Growing:
         self._stopped = False
         self._used = False
         self._lock = threading.Lock()
-        threading.Thread(target=self._run, name="grow-deck", daemon=True).start()
+        self.thread = threading.Thread(target=self._run, name="grow-deck", daemon=True)
+        self.thread.start()
 
     def want(self, named_now: dict[int, tuple[str, Any]]) -> None:
         self._wanted = named_now

@@ -228,6 +228,8 @@ class Companion:
         sdnotify.notify("STOPPING=1")
         self.speech.close()
         self.camera.stop()
+        if self.learner is not None:
+            self.learner.close()
         if self.server is not None:
             from web import close_app
             close_app(self.app)

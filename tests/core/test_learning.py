@@ -283,3 +283,29 @@ def test_learning_threads_yield_the_processor_to_the_camera():
     t.join()
     assert seen["thread"] == min(BACKGROUND_NICE, 19 - mine)       # that thread only ...
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine  # ... not the camera's
+
+
+def test_the_box_exits_only_once_the_game_deck_stopped_growing(tmp_path):
+    box, camera, table, calls, used = learner(tmp_path)
+    started = []
+
+    class Slow(GrownDeck):
+        def update(self, named_now):
+            started.append(time.monotonic())
+            time.sleep(0.5)  # the network describing the card's copies
+            return super().update(named_now)
+    box.grow = Slow
+    threads = []
+    for game in range(2):  # a game over, and a game under way, when the box is stopped
+        lay(camera, game, card="r1")
+        assert eventually(lambda n=game + 1: len(started) == n)
+        threads.append(box._growing.thread)
+        if game == 0:
+            table.end_game()
+            table.new_game(3, "base")
+    box.close()
+    assert not any(t.is_alive() for t in threads) and box._growing is None
+    lay(camera, 5, card="g1", confidence=0.5)  # the page still answers while the box stops
+    table.confirm("g1")
+    assert box._growing is None
+    assert time.monotonic() - started[-1] >= 0.5  # it waited for the update under way
