@@ -148,8 +148,8 @@ class DeckLearner:
 
     def _start(self, pictures: list[tuple[str, Any]]) -> None:
         from vision.learning import MIN_CARDS
-        if len(pictures) < MIN_CARDS or self.camera.paused or self.busy():
-            return  # too little to go by, or a deck is being taught: its profile will do
+        if len(pictures) < MIN_CARDS or self.camera.paused or self.busy() or self._closed:
+            return  # too little to go by, a deck is being taught (its profile will do), or the box stops
         if self._thread is not None and self._thread.is_alive():
             log.info("learning the deck: still fitting the last game's cards; this game's are left out")
             return
