@@ -111,42 +111,51 @@ def laid(family: str, seed: int, preset: str, recognizer: Recognizer, game: int 
 
 
 def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
-              taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0) -> tuple[Reads, Reads, Pictures]:
+              taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0,
+              growing: "Growing | None" = None) -> tuple[Reads, Reads, Pictures]:
     """Every card of the game (``laid``) with what the box read of it (and what the box with the
     taught profile read of it, when given), and its picture. A card read less surely than the
-    watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does."""
+    watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does.
+    ``growing`` reads the same frames, card by card."""
     out, out_taught, pictures = [], [], []
     for card in laid(family, seed, preset, recognizer, game):
         out.append((card.card, looked(recognizer, card.zone, card.frames, looks, card.again)))
         if taught is not None:
             out_taught.append((card.card, looked(taught, card.zone, card.frames, looks, card.again)))
+        if growing is not None:
+            growing.take(card)
         pictures.append(card.picture)
         tick()
     return out, out_taught, pictures
 
 
-def read_growing(family: str, seed: int, preset: str, recognizer: Recognizer, tick, count: collections.Counter,
-                 looks: int = LOOKS, times: list[float] | None = None, asked_only: bool = False) -> None:
-    """The game read by a box that grows the deck's model from the game's own cards as it goes
+class Growing:
+    """A box with no profile that grows the deck's model from the game's own cards as it goes
     (``learning.GameDeck``): each card, named as the game settled it, joins the model that reads
     the cards after it. Judged as ``judge`` does, into ``count``; the seconds each growth took go to
     ``times``. ``asked_only``: only the cards the box asked about are grown."""
-    grown = Recognizer(Classifier(), recognizer.detector)
-    deck = GameDeck(None, grown.classifier)
-    table = Judged(preset, True, count)
-    named: dict[int, tuple[str, np.ndarray]] = {}
-    for k, card in enumerate(laid(family, seed, preset, recognizer)):
-        asked = count["asked"]
-        name = table.take(card.card, looked(grown, card.zone, card.frames, looks, card.again))
-        if card.picture is not None and (not asked_only or count["asked"] > asked):
-            named[k] = (name, card.picture)
-            t0 = time.perf_counter()
-            profile = deck.update(named)
-            if times is not None:
-                times.append(time.perf_counter() - t0)
-            if profile is not None:
-                grown.classifier.use(profile, grown=True)
-        tick()
+
+    def __init__(self, preset: str, recognizer: Recognizer, count: collections.Counter, looks: int,
+                 times: list[float], asked_only: bool) -> None:
+        self.reader = Recognizer(Classifier(), recognizer.detector)
+        self.deck = GameDeck(None, self.reader.classifier)
+        self.table = Judged(preset, True, count)
+        self.named: dict[int, tuple[str, np.ndarray]] = {}
+        self.looks, self.times, self.asked_only = looks, times, asked_only
+        self.seen = 0
+
+    def take(self, card: Laid) -> None:
+        count, asked = self.table.count, self.table.count["asked"]
+        name = self.table.take(card.card, looked(self.reader, card.zone, card.frames, self.looks, card.again))
+        self.seen += 1
+        if card.picture is None or (self.asked_only and count["asked"] == asked):
+            return
+        self.named[self.seen - 1] = (name, card.picture)
+        t0 = time.perf_counter()
+        profile = self.deck.update(self.named)
+        self.times.append(time.perf_counter() - t0)
+        if profile is not None:
+            self.reader.classifier.use(profile, grown=True)
 
 
 def _again(recognizer: Recognizer, scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int,
@@ -243,7 +252,7 @@ def main() -> None:
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
-    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn + args.grow))
+    tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn))
     rows = {}
     growth: list[float] = []
     for family in families:
@@ -254,14 +263,13 @@ def main() -> None:
             if args.taught:
                 profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
                 profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
+            growing = (Growing(preset, recognizer, count["grown"], args.looks, growth, args.grow_from == "asked")
+                       if args.grow else None)
             reads, reads_taught, pictures = read_deck(family, args.first_deck + d, preset, recognizer, tick,
-                                                      profiled, args.looks)
+                                                      profiled, args.looks, growing=growing)
             judge(reads, preset, False, count["alone"])
             names = judge(reads, preset, True, count["weighed"])
             judge(reads_taught, preset, True, count["taught"])
-            if args.grow:
-                read_growing(family, args.first_deck + d, preset, recognizer, tick, count["grown"], args.looks,
-                             growth, args.grow_from == "asked")
             if args.learn:
                 again, read_learned, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick,
                                                    learned(names, pictures, recognizer), args.looks, game=1)
