@@ -180,8 +180,9 @@ class Lessons:
             made = [augment(_turn(crops[k % len(crops)], flip), self.pool[self._rng.integers(len(self.pool))],
                             self._rng) for k in range(copies + CHECK_COPIES)]
             # kept as float16 (a quarter of the memory): a game's deck keeps every card's copies
-            parts["x"].append(self.features(made[:copies]).astype(np.float16))
-            parts["check"].append(self.features(made[copies:]).astype(np.float16))
+            described = self.features(made).astype(np.float16)
+            parts["x"].append(described[:copies])
+            parts["check"].append(described[copies:])
             parts["faces"].append(face_colours(made[:copies]))
             parts["check_faces"].append(face_colours(made[copies:]))
         self._lessons[key] = _Described(label, **{k: (v[0], v[1]) for k, v in parts.items()})
