@@ -404,8 +404,10 @@ class Profile:
     network: str = ""
     taught: bool = True   # from photos the family took for it (else learned from the cards of games)
 
-    def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None) -> None:
-        self.deck = teach.fit(self.crops, classifier.describe, progress)
+    def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None,
+            stop: Callable[[], bool] = lambda: False) -> None:
+        """Raises ``teach.Stopped`` if ``stop()`` turns true meanwhile (the model is left as it was)."""
+        self.deck = teach.fit(self.crops, classifier.describe, progress, stop=stop)
         self.network = model_hash()
 
     def with_pictures(self, pictures: list[tuple[str, np.ndarray]]) -> Profile:

@@ -23,6 +23,7 @@ from companion.game.variants import Variant
 
 from .classifier import Classifier, Profile
 from .labels import LABELS
+from .teach import Stopped
 from .watcher import Watcher
 
 ZONE = "play"
@@ -282,10 +283,16 @@ def same_picture(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def fit_profile(crops: dict[str, list[np.ndarray]], path: str, progress: Progress | None = None,
-                classifier: Classifier | None = None) -> Profile:
-    """The deck profile of the taught crops, fitted on the general network and saved to ``path``."""
+                classifier: Classifier | None = None, stop: Callable[[], bool] = lambda: False) -> Profile:
+    """The deck profile of the taught crops, fitted on the general network and saved to ``path``.
+    If ``stop()`` turns true meanwhile (the box stops), the pictures are saved unfitted: the lesson
+    is kept, and the model is fitted when the profile is next used."""
     profile = Profile(crops)
-    profile.fit(classifier or Classifier(), progress)
+    try:
+        profile.fit(classifier or Classifier(), progress, stop)
+    except Stopped:
+        profile.save(path)
+        raise
     profile.save(path)
     return profile
 

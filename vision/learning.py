@@ -14,6 +14,7 @@ kind are read knowing the first.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,14 +41,16 @@ def of_another_deck(profile: Profile, crops: list[np.ndarray]) -> bool:
     return fits is not None and float(np.mean(fits)) < 0.5
 
 
-def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None) -> Learned | None:
+def learn(pictures: list[tuple[str, np.ndarray]], old: Profile | None,
+          stop: Callable[[], bool] = lambda: False) -> Learned | None:
     """The learned profile ``old`` (or a new one) with ``pictures`` (``(card, crop)``) added, fitted
-    again; None when there are too few pictures to go by, or ``old`` is a taught deck's."""
+    again; None when there are too few pictures to go by, or ``old`` is a taught deck's. Raises
+    ``teach.Stopped`` if ``stop()`` turns true while fitting."""
     if len(pictures) < MIN_CARDS or (old is not None and old.taught):
         return None
     fresh = old is None or of_another_deck(old, [crop for _, crop in pictures])
     profile = (Profile({}) if fresh or old is None else old).with_pictures(pictures)
-    profile.fit(Classifier())
+    profile.fit(Classifier(), stop=stop)
     return Learned(profile, len(profile.crops), fresh)
 
 
@@ -69,10 +72,10 @@ class GameDeck:
         self._cards: Named = {}
         self._grows: bool | None = True if old is None else False if old.taught else None  # None: not known yet
 
-    def update(self, named: Named) -> Profile | None:
+    def update(self, named: Named, stop: Callable[[], bool] = lambda: False) -> Profile | None:
         """The profile to read the rest of the game with, now that ``named`` are the game's cards
         (a card undone or corrected since is dropped or renamed); None while it would not change
-        what the camera reads with."""
+        what the camera reads with, or if ``stop()`` turned true between two cards (the box stops)."""
         if self._grows is None and len(named) >= MISMATCH_SEEN:
             assert self._old is not None
             self._grows = of_another_deck(self._old, [crop for _, crop in named.values()])
@@ -84,6 +87,8 @@ class GameDeck:
             del self._cards[place]
             changed = True
         for place, (card, crop) in named.items():
+            if stop():
+                return None
             if place not in self._cards:
                 self._lessons.add(place, card, [crop])
                 self._cards[place] = (card, crop)

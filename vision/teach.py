@@ -67,6 +67,10 @@ FACE_FLOOR = 6.0     # Lab levels: a face colour spread never counts as smaller 
 Features = Callable[[list[np.ndarray]], np.ndarray]
 
 
+class Stopped(Exception):
+    """Fitting was given up halfway, as the box is stopping: nothing was fitted."""
+
+
 @dataclass
 class DeckModel:
     """Linear discriminant analysis with a shrunk shared covariance: one mean per (card, which
@@ -130,12 +134,16 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 
 def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callable[[int, int], None] | None = None,
-        copies: int = COPIES, seed: int = 0) -> DeckModel:
+        copies: int = COPIES, seed: int = 0, stop: Callable[[], bool] = lambda: False) -> DeckModel:
     """A per-deck model from the taught crops; ``features`` describes crops (the general network's
-    features), ``progress(done, total)`` is told after each card kind."""
+    features), ``progress(done, total)`` is told after each card kind. Fitting a deck takes half a
+    minute; when ``stop()`` turns true it raises ``Stopped`` before the next kind, so the box can
+    exit while the network is not running (OpenCV aborts a process that exits under it)."""
     kinds = sorted(crops)
     lessons = Lessons(features, [c for label in kinds for c in crops[label]], seed)
     for n, label in enumerate(kinds):
+        if stop():
+            raise Stopped
         lessons.add(label, label, crops[label], copies)
         if progress:
             progress(n + 1, len(kinds))

@@ -135,9 +135,9 @@ class DeckLearner:
             thread.join(timeout)
 
     def close(self, timeout: float = CLOSE_WAIT) -> None:
-        """Before the box exits (the camera stopped): stop growing the game's deck and give the work
-        under way up to ``timeout`` seconds to end, as OpenCV aborts a process that exits while
-        another thread runs the network."""
+        """Before the box exits (the camera stopped): stop growing the game's deck and fitting the
+        last game's cards (that game is then not learned), and give them up to ``timeout`` seconds
+        to end, as OpenCV aborts a process that exits while another thread runs the network."""
         with self._lock:
             self._closed = True  # the page may still take actions: no game's deck starts growing now
         self._stop_growing()
@@ -164,15 +164,19 @@ class DeckLearner:
     def _fit(self, pictures: list[tuple[str, Any]]) -> None:
         from vision.classifier import Profile
         from vision.learning import learn
+        from vision.teach import Stopped
         current = self.profile()
         try:
             old = Profile.load(current) if current else None
-            learned = (self.learn or learn)(pictures, old)
+            learned = (self.learn or learn)(pictures, old, stop=lambda: self._closed)
             if learned is None:
                 log.info("learning the deck: the taught profile is kept as it is")
                 return
             os.makedirs(os.path.dirname(self.own) or ".", exist_ok=True)
             learned.profile.save(self.own)
+        except Stopped:
+            log.info("learning the deck: the box stopped before this game's %d cards were learned", len(pictures))
+            return
         except Exception as e:  # the model missing, the profile unreadable, the disk full: the camera goes on
             log.warning("learning the deck from this game failed: %s", one_line(e))
             return
@@ -230,7 +234,7 @@ class _Growing:
                 wanted = self._wanted
                 if wanted is None or learner.camera.paused or learner.busy():
                     continue
-                profile = deck.update(wanted)
+                profile = deck.update(wanted, stop=lambda: self._stopped)
                 with self._lock:
                     if profile is None or self._stopped:
                         continue

@@ -62,6 +62,7 @@ class Teacher:
     listeners: list[Callable[[], None]] = field(default_factory=list)
     _lock: threading.RLock = field(default_factory=threading.RLock)
     _thread: threading.Thread | None = None
+    _closing: threading.Event = field(default_factory=threading.Event)
 
     # -- commands -----------------------------------------------------------------------------------
     def start(self, variant: Any) -> dict[str, Any]:
@@ -141,6 +142,13 @@ class Teacher:
         if thread is not None:
             thread.join(timeout)
 
+    def close(self, timeout: float) -> None:
+        """Before the box exits: a profile being fitted is saved with its pictures only, fitted when
+        the box next starts, so the lesson is not lost (fitting takes half a minute, more than a
+        service is given to stop) and the network is not running when the process exits."""
+        self._closing.set()
+        self.wait(timeout)
+
     # -- reading ------------------------------------------------------------------------------------
     @property
     def active(self) -> bool:
@@ -192,10 +200,14 @@ class Teacher:
 
     def _fit(self, crops: dict[str, Any]) -> None:
         from vision.guided import fit_profile
+        from vision.teach import Stopped
         fit = self.fit or fit_profile
         outcome = Outcome("saved", self.profile_path, self.settings_path)
         try:
-            fit(crops, self.profile_path, self._progress)
+            fit(crops, self.profile_path, self._progress, stop=self._closing.is_set)
+        except Stopped:  # the pictures are saved: the next start fits them
+            outcome = Outcome("saved", self.profile_path, self.settings_path,
+                              message="to be fitted when the box starts")
         except OSError as e:
             outcome = Outcome("failed", error=SAVE_FAILED,
                               message=f"the profile could not be written to {self.profile_path}: "

@@ -11,6 +11,7 @@ import os
 import secrets
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from companion.game.table import Table
 
 from . import sdnotify
 from .config import Config
+from .learning import CLOSE_WAIT
 from .recognition import CameraFault, CameraService, Source, Watcher, one_line
 
 log = logging.getLogger(__name__)
@@ -228,8 +230,12 @@ class Companion:
         sdnotify.notify("STOPPING=1")
         self.speech.close()
         self.camera.stop()
-        if self.learner is not None:
-            self.learner.close()
+        # a deck being fitted stops and is saved, and the game's deck stops growing, all within the
+        # one wait: OpenCV aborts a process that exits while another thread runs the network
+        deadline = time.monotonic() + CLOSE_WAIT
+        for worker in (self.teacher, self.learner):
+            if worker is not None:
+                worker.close(max(deadline - time.monotonic(), 0.0))
         if self.server is not None:
             from web import close_app
             close_app(self.app)

@@ -1,5 +1,6 @@
 """The box learns the deck from each game's cards: every card the camera told the table, named as
 the game's record settled it, goes to the deck profile once the game is over."""
+import logging
 import os
 import time
 
@@ -10,6 +11,8 @@ from companion.app.recognition import CameraService
 from companion.app.settingsfile import set_key
 from companion.game.camera import CardPlaced
 from companion.game.table import Table
+from vision.labels import LABELS
+from vision.teach import Stopped
 
 
 def picture(n):
@@ -40,7 +43,7 @@ class GrownDeck:
     def __init__(self, old):
         self.old, self.records = old, []
 
-    def update(self, named_now):
+    def update(self, named_now, stop=lambda: False):
         self.records.append({k: card for k, (card, _) in named_now.items()})
         return tuple(card for _, (card, _) in sorted(named_now.items()))
 
@@ -58,7 +61,7 @@ def learner(tmp_path, table=None, busy=False, profile=None):
         grown.append(GrownDeck(old))
         return grown[-1]
 
-    def learn(pictures, old):
+    def learn(pictures, old, stop):
         calls.append((pictures, old))
         return Learned(FakeProfile(pictures))
     settings = str(tmp_path / "config.toml")
@@ -135,7 +138,7 @@ def test_a_profile_the_family_made_is_read_never_written_over(tmp_path):
     theirs.write_text("theirs")
     box, camera, table, calls, used = learner(tmp_path, profile=str(theirs))
 
-    def learn(pictures, old):
+    def learn(pictures, old, stop):
         calls.append(old)
         return Learned(FakeProfile(pictures))
     box.learn = learn
@@ -154,7 +157,7 @@ def test_a_profile_the_family_made_is_read_never_written_over(tmp_path):
 def test_learning_that_fails_leaves_the_camera_as_it_was(tmp_path, caplog):
     box, camera, table, calls, used = learner(tmp_path)
 
-    def broken(pictures, old):
+    def broken(pictures, old, stop):
         raise RuntimeError("the card model is missing")
     box.learn = broken
     set_key(box.settings_path, "camera", "profile", "")
@@ -290,10 +293,10 @@ def test_the_box_exits_only_once_the_game_deck_stopped_growing(tmp_path):
     started = []
 
     class Slow(GrownDeck):
-        def update(self, named_now):
+        def update(self, named_now, stop=lambda: False):
             started.append(time.monotonic())
             time.sleep(0.5)  # the network describing the card's copies
-            return super().update(named_now)
+            return super().update(named_now, stop)
     box.grow = Slow
     threads = []
     for game in range(2):  # a game over, and a game under way, when the box is stopped
@@ -309,3 +312,25 @@ def test_the_box_exits_only_once_the_game_deck_stopped_growing(tmp_path):
     table.confirm("g1")
     assert box._growing is None
     assert time.monotonic() - started[-1] >= 0.5  # it waited for the update under way
+
+
+def test_the_box_stops_fitting_the_last_games_cards_at_exit_and_saves_nothing(tmp_path, caplog):
+    box, camera, table, calls, used = learner(tmp_path)
+    fitting = []
+
+    def slow_learn(pictures, old, stop):
+        fitting.append(time.monotonic())
+        while not stop():  # each card kind's copies described in turn: half a minute in all
+            assert time.monotonic() - fitting[0] < 30, "never told to stop"
+            time.sleep(0.05)
+        raise Stopped
+    box.learn = slow_learn
+    for n in range(12):
+        lay(camera, n, card=LABELS[n])
+    table.end_game()
+    assert eventually(lambda: fitting)
+    caplog.set_level(logging.INFO)
+    box.close()
+    assert time.monotonic() - fitting[0] < 5 and not box._thread.is_alive()
+    assert not os.path.exists(box.own) and used == [] and box.learned == 0
+    assert "stopped before this game's 12 cards were learned" in caplog.text

@@ -15,7 +15,7 @@ from companion.app.teaching import BAD_VARIANT, BUSY, CAMERA_FAULT, NO_CAMERA, T
 from companion.game.table import Table
 from tests.vision.family import Family, ShowsAsked
 from vision import finder
-from vision.classifier import Profile
+from vision.classifier import Classifier, Profile
 from vision.guided import INCOMPLETE, NOT_TEACHING, GuidedSession, TeachError
 from vision.watcher import CardPlaced, make_watcher
 
@@ -169,3 +169,31 @@ def test_the_buttons_keep_and_retake_while_teaching(tmp_path):
     t.listeners.append(lock.set)
     t.cancel()
     assert lock.is_set()
+
+
+def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_start(tmp_path):
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\n")
+    t = teacher(Camera(), tmp_path, kinds=("r1", "g4"))
+    t.start("base")
+    for colour in (60, 200):
+        t.session.lesson.take(np.full((finder.CROP[1], finder.CROP[0], 3), colour, np.uint8))
+        t.confirm()
+    fitting = threading.Event()
+
+    def described(done, total):  # the first kind's copies are described when the box is stopped
+        fitting.set()
+        t._closing.wait(10)
+    t._progress = described
+    t.finish()
+    assert fitting.wait(60) and t.state()["status"] == "fitting"
+    started = time.monotonic()
+    t.close(10)
+    assert time.monotonic() - started < 5 and not t._thread.is_alive()
+    st = t.state()
+    assert st["status"] == "saved" and st["profile"] == str(tmp_path / "deck.npz") and not st["active"]
+    kept = Profile.load(st["profile"])
+    assert sorted(kept.crops) == ["g4", "r1"] and kept.deck is None  # the lesson is kept, not yet fitted
+    assert load_config(str(settings)).camera.profile == st["profile"]
+    Classifier(profile=kept)  # the next start fits it
+    assert kept.deck is not None and sorted(set(kept.deck.labels)) == ["g4", "r1"]

@@ -143,3 +143,12 @@ def test_a_learned_deck_reads_on_unless_the_game_is_of_another_deck():
         assert other.update(dict(enumerate(theirs[:k + 1]))) is None
     apart = other.update(dict(enumerate(theirs[:4])))
     assert apart is not None and set(apart.crops) == {card for card, _ in theirs[:4]}
+
+
+def test_growing_stops_between_two_cards_once_told(network):
+    counting = Counting(network)
+    deck = GameDeck(None, counting)
+    cards = {0: ("r1", RED), 1: ("b2", BLUE), 2: ("r1", RED)}
+    added = []
+    assert deck.update(cards, stop=lambda: added.append(1) or len(added) > 1) is None
+    assert counting.described == 2 * (teach.COPIES + teach.CHECK_COPIES)  # one card's copies, each way up

@@ -213,3 +213,20 @@ def test_a_card_that_does_not_fit_keeps_the_decks_reading_but_is_the_less_sure_t
     top = probs >= best - 1e-9  # ties may go either way
     assert top[np.arange(3), at_far.argmax(1)].all()
     assert (at_far.max(1) <= at_near.max(1) + 1e-9).all()
+
+
+def test_fitting_stops_before_the_next_kind_once_told_and_keeps_no_model():
+    crops = {label: [np.full((finder.CROP[1], finder.CROP[0], 3), 40 * n, np.uint8)]
+             for n, label in enumerate(("r1", "g3", "k5", "w2"))}
+    described, done = [], []
+
+    def features(batch):
+        described.append(len(batch))
+        return np.random.default_rng(len(described)).normal(size=(len(batch), 8))
+    with pytest.raises(teach.Stopped):
+        teach.fit(crops, features, lambda n, total: done.append(n), copies=4, stop=lambda: len(done) == 2)
+    assert done == [1, 2] and len(described) == 2 * 2  # two kinds, each way up, then nothing more
+    profile = Profile(crops)
+    with pytest.raises(teach.Stopped):
+        profile.fit(Classifier(), stop=lambda: True)
+    assert profile.deck is None and profile.network == ""
