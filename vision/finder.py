@@ -223,7 +223,8 @@ def find_in_view(img: np.ndarray | ZonePixels, zone: str, gains: np.ndarray | No
                 view = second
                 break
     if before is not None and view.crop is not None and not view.occluded:
-        laid = _laid_since(pixels, full, zone, gains, before, view.mask)
+        # the new card's edges in balanced colours: under a dim lamp a worn edge is too faint otherwise
+        laid = _laid_since(pixels, lambda: balance(full(), gains), zone, gains, before, view.mask)
         if laid is not None:
             view.rect_px, view.crop = laid, balance(pixels.crop(laid), gains)
     return view
@@ -300,12 +301,13 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
         top = _fit_card(biggest, full(), mask, partial=True)
     else:
         top = _top_card(biggest, mask.shape) if area <= 2.6 * CARD_AREA else None
-        if top is not None and not strict and not _sharp_edged(top, pixels.half):
+        balanced = balance(pixels.half, gains)  # the edge's step in the levels of a neutral light
+        if top is not None and not strict and not _sharp_edged(top, balanced):
             top, glare = None, True  # a glare spot cut straight by the picture's edge
         if top is None:  # a lower card sticks out far, or the pile merged with a shade on the mat
             top = _fit_card(biggest, full(), mask)
         if top is None and area <= 2.2 * CARD_AREA and not strict:
-            if _sharp_edged(biggest, pixels.half):
+            if _sharp_edged(biggest, balanced):
                 top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
             else:
                 glare = True
@@ -379,9 +381,11 @@ def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
 
 def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
     """The light or the colour changes sharply across the outline (median over it, in levels per
-    half-size pixel): a card's edge is a step even when blurred (13 or more for 99% of piles on
-    rendered frames), a glare spot's rim a gentle slope (2 to 3). The colour counts for a card
-    whose edge is as light as the mat but not as grey (a brown vignette on sepia paper)."""
+    half-size pixel of ``half`` with its colours balanced): a card's edge is a step even when
+    blurred (13 or more for 99% of piles on rendered frames), a glare spot's rim a gentle slope (2
+    to 3). The colour counts for a card whose edge is as light as the mat but not as grey (a brown
+    vignette on sepia paper). Balanced, as a dim lamp shrinks every step: the faded edges of a
+    borderless worn deck measured 4 to 5 levels as the camera saw them, 5 to 6 balanced."""
     x, y, w, h = cv2.boundingRect(contour // 2)
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
     lab = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2Lab)
