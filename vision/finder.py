@@ -301,13 +301,12 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
         top = _fit_card(biggest, full(), mask, partial=True)
     else:
         top = _top_card(biggest, mask.shape) if area <= 2.6 * CARD_AREA else None
-        balanced = balance(pixels.half, gains)  # the edge's step in the levels of a neutral light
-        if top is not None and not strict and not _sharp_edged(top, balanced):
+        if top is not None and not strict and not _sharp_edged(top, pixels.half, gains):
             top, glare = None, True  # a glare spot cut straight by the picture's edge
         if top is None:  # a lower card sticks out far, or the pile merged with a shade on the mat
             top = _fit_card(biggest, full(), mask)
         if top is None and area <= 2.2 * CARD_AREA and not strict:
-            if _sharp_edged(biggest, balanced):
+            if _sharp_edged(biggest, pixels.half, gains):
                 top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
             else:
                 glare = True
@@ -379,16 +378,16 @@ def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _sharp_edged(contour: np.ndarray, half: np.ndarray) -> bool:
+def _sharp_edged(contour: np.ndarray, half: np.ndarray, gains: np.ndarray | None) -> bool:
     """The light or the colour changes sharply across the outline (median over it, in levels per
-    half-size pixel of ``half`` with its colours balanced): a card's edge is a step even when
-    blurred (13 or more for 99% of piles on rendered frames), a glare spot's rim a gentle slope (2
-    to 3). The colour counts for a card whose edge is as light as the mat but not as grey (a brown
-    vignette on sepia paper). Balanced, as a dim lamp shrinks every step: the faded edges of a
-    borderless worn deck measured 4 to 5 levels as the camera saw them, 5 to 6 balanced."""
+    half-size pixel of ``half`` with its colours balanced by ``gains``): a card's edge is a step
+    even when blurred (13 or more for 99% of piles on rendered frames), a glare spot's rim a gentle
+    slope (2 to 3). The colour counts for a card whose edge is as light as the mat but not as grey
+    (a brown vignette on sepia paper). Balanced, as a dim lamp shrinks every step: the faded edges
+    of a borderless worn deck measured 4 to 5 levels as the camera saw them, 5 to 6 balanced."""
     x, y, w, h = cv2.boundingRect(contour // 2)
     x0, y0 = max(x - 2, 0), max(y - 2, 0)
-    lab = cv2.cvtColor(half[y0:y + h + 2, x0:x + w + 2], cv2.COLOR_BGR2Lab)
+    lab = cv2.cvtColor(balance(half[y0:y + h + 2, x0:x + w + 2], gains), cv2.COLOR_BGR2Lab)
     slopes = [cv2.magnitude(cv2.Sobel(c, cv2.CV_32F, 1, 0), cv2.Sobel(c, cv2.CV_32F, 0, 1)) * weight
               for c, weight in zip(cv2.split(lab), (1 / 8, COLOUR_WEIGHT / 8, COLOUR_WEIGHT / 8), strict=True)]
     slope: np.ndarray = cv2.max(cv2.max(slopes[0], slopes[1]), slopes[2])
