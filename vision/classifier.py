@@ -18,7 +18,7 @@ import numpy as np
 from companion.game.cards import SUITS
 
 from . import teach
-from .finder import CROP
+from .finder import CROP, WHITE_TARGET
 from .labels import LABELS
 
 MODEL_PACKAGE, MODEL_NAME = "models", "cards.onnx"
@@ -233,7 +233,7 @@ class Classifier:
         probs, features, blob = self._run(crops)
         faces, summary = teach.face_colours(crops), ink_summary(blob)
         # the network alone does not know this deck's inks
-        alone = doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR])
+        alone = doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR], crops)
         deck = self.profile.deck if self.profile is not None else None
         if deck is None:
             return alone, None
@@ -295,29 +295,66 @@ FACE_CHROMA = 30.0    # Lab chroma of a face coloured strongly (a blue-faced edi
 FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
+WHITE_INK_ANGLE = 12.0  # degrees: an ink whose step from the face points closer than this to white is white
+WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and the box still asks
 INK_COLOUR = [2, 4]   # of an end's ``ink_summary``: the ink's mean a* and b* (/ 25)
 
 
-def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray) -> np.ndarray:
+def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray,
+                    crops: list[np.ndarray]) -> np.ndarray:
     """The network's probabilities, never sure of the face's own suit on a face strongly of that
     suit's colour where the ink is pale. There white ink, blurred into the face by the camera, takes
     the face's hue, and the suit itself may be printed as a light tint of the face: the network read
     white cards of such decks as the face's suit, surely (on 1,400 piles of new coloured-face
     training decks, 21 of its 29 confident mistakes, their ink's chroma at most 25). A quarter of
     each such reading goes to white of the same value, so the box asks, with white the other
-    candidate; a taught deck knows its inks and is not doubted. ``faces``: Lab colour of each card's
-    face (``teach.face_colours``); ``inks``: its ink's mean a* and b* over both ends, over 25."""
+    candidate; where the ink's step from the face points at white (``ink_angle``), three quarters
+    go, so white is the guess, still asked. A taught deck knows its inks and is not doubted.
+    ``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's mean a*
+    and b* over both ends, over 25; ``crops``: the cards, colour-balanced."""
     a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
     hue = np.degrees(np.arctan2(b, a))
     out = probs.copy()
     by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
     pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
     for suit, suit_hue in SUIT_LAB_HUES.items():
-        rows = pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP)
-        moved = FACE_SUIT_DOUBT * by_suit[rows, SUITS.index(suit)]
+        rows = np.flatnonzero(pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
+        white = np.array([ink_angle(crops[i]) < WHITE_INK_ANGLE for i in rows], bool)
+        share = np.where(white, WHITE_INK_DOUBT, FACE_SUIT_DOUBT)[:, None]
+        moved = share * by_suit[rows, SUITS.index(suit)]
         by_suit[rows, SUITS.index(suit)] -= moved
         by_suit[rows, SUITS.index("w")] += moved
     return out
+
+
+INK_KERNEL = 9        # px: the face under a numeral's stroke, its strokes taken out by a median this wide
+INK_SHARE = 0.02      # the card's pixels farthest in colour from the face under them: its strongest ink
+FACE_NEAR = 60.0      # sum over BGR: farther than this from the card's face is no face (the mat round a loose cut)
+
+
+def ink_angle(crop: np.ndarray) -> float:
+    """Degrees between the colour step from a card's face to its strongest ink and the step from
+    that face to white (the mat's white as balanced, ``finder.WHITE_TARGET``): the median over
+    those ink pixels. Blur mixes an ink into the face along that step without turning it, so white
+    ink blurred into a blue face still points at white, and a light blue ink some degrees away (on
+    new coloured-face training decks read as the face's suit: white cards' median 9 degrees, the
+    suit's own 25 to 50).
+    The mat round a loosely cut card is left out. 180 where the card shows no ink."""
+    face_under = cv2.medianBlur(crop, INK_KERNEL).astype(np.float32)
+    h, w = crop.shape[:2]
+    face = np.median(crop[h // 5:h - h // 5, w // 5:w - w // 5].reshape(-1, 3), axis=0)
+    on_face = np.abs(face_under - face).sum(2) < FACE_NEAR
+    step = crop.astype(np.float32)[on_face] - face_under[on_face]
+    size = np.sqrt((step * step).sum(1))
+    if len(size) < 50:
+        return 180.0
+    k = len(size) - max(5, int(INK_SHARE * len(size)))
+    ink = size >= max(float(np.partition(size, k)[k]), 20.0)
+    if ink.sum() < 5:
+        return 180.0
+    to_white = WHITE_TARGET - face_under[on_face][ink]
+    cos = (step[ink] * to_white).sum(1) / (size[ink] * np.sqrt((to_white * to_white).sum(1)) + 1e-6)
+    return float(np.degrees(np.arccos(np.clip(np.median(cos), -1.0, 1.0))))
 
 
 def agreed(deck: np.ndarray, alone: np.ndarray) -> np.ndarray:
