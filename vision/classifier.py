@@ -49,13 +49,18 @@ def model_resource() -> Traversable:
                            "the companion (pip install .)") from None
 
 
-def load_model() -> cv2.dnn.Net:
-    """The shipped network; ``cv2.dnn`` reads only real files, so one in a zip is unpacked first."""
+def _shipped_model() -> Traversable:
+    """The network's file, or ModelMissing saying how to get it back."""
     model = model_resource()
     if not model.is_file():
         raise ModelMissing(f"the card classifier {model} is missing; reinstall the package "
                            "or train one with: python -m vision.train")
-    with resources.as_file(model) as path:
+    return model
+
+
+def load_model() -> cv2.dnn.Net:
+    """The shipped network; ``cv2.dnn`` reads only real files, so one in a zip is unpacked first."""
+    with resources.as_file(_shipped_model()) as path:
         return _read_net(str(path))
 
 
@@ -180,14 +185,14 @@ class Classifier:
 
     def __post_init__(self) -> None:
         self._net = load_model()
-        if self.profile is not None and self.profile.network != model_hash():
+        if self.profile is not None and not self.profile.fitted:
             self.profile.fit(self)  # taught with another network: its features have changed
 
     def use(self, profile: Profile | None, grown: bool = False) -> None:
         """Read with another deck profile from the next card on; what was seen of the last one says
         nothing of whether this one is of the deck on the table. ``grown``: it is, as it was grown
         from the cards of the game being played (``learning.GameDeck``)."""
-        if profile is not None and profile.network != model_hash():
+        if profile is not None and not profile.fitted:
             profile.fit(self)
         self.profile = profile
         self._grown = grown
@@ -403,7 +408,7 @@ DECK_VIEW = 2  # what ``Classifier._deck_view`` holds (2: the card's map added)
 def model_hash() -> str:
     """Names the shipped network and the deck view: a deck model fitted on what they show of a card
     is valid only with both (an older profile is fitted again from its pictures)."""
-    return f"{hashlib.sha256(model_resource().read_bytes()).hexdigest()[:16]}.{DECK_VIEW}"
+    return f"{hashlib.sha256(_shipped_model().read_bytes()).hexdigest()[:16]}.{DECK_VIEW}"
 
 
 # -- profiles of a family's own deck ------------------------------------------------------------
@@ -440,6 +445,12 @@ class Profile:
     deck: teach.DeckModel | None = None
     network: str = ""
     taught: bool = True   # from photos the family took for it (else learned from the cards of games)
+
+    @property
+    def fitted(self) -> bool:
+        """Its deck's model was fitted with this network and deck's view: it reads at once. (Saved
+        unfitted when the box stopped during a lesson, or fitted by an older version: not.)"""
+        return self.deck is not None and self.network == model_hash()
 
     def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None,
             stop: Callable[[], bool] = lambda: False) -> None:

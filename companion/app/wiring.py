@@ -77,6 +77,7 @@ class Companion:
         if not self.table.started:
             self.table.new_game(config.box.players, config.box.variant)
         self.display, self.buttons, self.box = self._box(pin_factory, use_buttons)
+        from_settings = camera is None  # the camera reads with the profile the settings name
         camera = camera or camera_from_config(config)
         self.camera = CameraService(
             self.table, camera.open_source, camera.make_watcher, fps=config.camera.fps,
@@ -84,6 +85,7 @@ class Companion:
             on_refused=self.box.refuse if self.box is not None else None)
         self.teacher = self._teacher(options, camera.zones)
         self.learner = self._learner(options, camera.zones) if config.camera.learn else None
+        self.fitter = self._fitter(camera.zones) if from_settings else None
         self.speech = self._speech()
         self.app = self._web()
         if config.box.speech:
@@ -161,6 +163,31 @@ class Companion:
         learner.attach()
         return learner
 
+    def _fitter(self, zones: dict[str, Rect] | None) -> Any:
+        """The profile the settings name, if it is still to be fitted (a lesson the box stopped
+        during, or a profile of an older version): fitted in the background, then read with."""
+        from vision.classifier import ModelMissing
+
+        from .fitting import ProfileFitter
+        path = self.config.camera.profile
+        if not path:
+            return None
+        try:
+            profile = load_profile(path)
+            if profile.fitted:
+                return None
+        except (CameraFault, ModelMissing):
+            return None  # the camera says what is wrong
+
+        def use(fitted: Any) -> None:
+            if self.config.camera.profile != path or self.camera.paused or self.teacher.active:
+                return  # another profile was chosen meanwhile (a lesson): that one stands
+
+            def update(watcher: Any) -> None:
+                watcher.use_profile(fitted)
+            self.camera.refresh(lambda: build_watcher(fitted, zones), update)
+        return ProfileFitter(path, profile, use)
+
     def _teaching_changed(self) -> None:
         """The OLED follows the lesson, and its buttons serve it while it runs."""
         if self.box is None:
@@ -195,6 +222,8 @@ class Companion:
         from web import make_server
         self.server = make_server(self.app, self.host, self.port)
         self.camera.start()
+        if self.fitter is not None:
+            self.fitter.start()
         self._show_status()
         threading.Thread(target=self.server.run, name="web", daemon=True).start()
         log.info("table page on http://%s:%d/ — a pairing PIN is set (the box's screen shows it)",
@@ -233,7 +262,7 @@ class Companion:
         # a deck being fitted stops and is saved, and the game's deck stops growing, all within the
         # one wait: OpenCV aborts a process that exits while another thread runs the network
         deadline = time.monotonic() + CLOSE_WAIT
-        for worker in (self.teacher, self.learner):
+        for worker in (self.fitter, self.teacher, self.learner):
             if worker is not None:
                 worker.close(max(deadline - time.monotonic(), 0.0))
         if self.server is not None:
@@ -289,13 +318,15 @@ def _rect(values: list[float]) -> Rect:
     return x0, y0, x1, y1
 
 
-def build_watcher(profile: str | None, zones: dict[str, Rect] | None = None) -> Watcher:
-    """The real watcher; a missing or unreadable model or deck profile is a CameraFault saying which."""
+def build_watcher(profile: str | Any | None, zones: dict[str, Rect] | None = None) -> Watcher:
+    """The real watcher, with a deck profile (read already, or its file); a missing or unreadable
+    model or profile is a CameraFault saying which. A profile still to be fitted is left out: the
+    box fits it in the background (``ProfileFitter``) while the network reads alone."""
     from vision.classifier import ModelMissing
     from vision.watcher import make_watcher
-    deck = load_profile(profile) if profile is not None else None
+    deck = load_profile(profile) if isinstance(profile, str) else profile
     try:
-        return make_watcher(profile=deck, zones=zones)
+        return make_watcher(profile=deck if deck is not None and deck.fitted else None, zones=zones)
     except ModelMissing as e:
         raise CameraFault("model", one_line(e)) from None
 
