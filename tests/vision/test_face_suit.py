@@ -26,9 +26,9 @@ BLUE_FACE, GREEN_FACE, CREAM_FACE, GREY_FACE = (190, 105, 35), (60, 150, 40), (1
 PALE, VIVID_BLUE = np.zeros((1, 2)), np.array([[5.0 / 25, -45.0 / 25]])  # inks' mean a*, b* over 25
 
 
-def plain(face: tuple[int, int, int], n: int = 1) -> list[np.ndarray]:
-    """Cards of ``face`` with no ink at all: nothing to tell white by."""
-    return [np.full((CROP[1], CROP[0], 3), face, np.uint8) for _ in range(n)]
+def plain(face: tuple[int, int, int]) -> list[np.ndarray]:
+    """A card of ``face`` with no ink at all: nothing to tell white by."""
+    return [np.full((CROP[1], CROP[0], 3), face, np.uint8)]
 
 
 def printed(face: tuple[int, int, int], ink: tuple[int, int, int], blur: float = 1.2) -> np.ndarray:
@@ -65,12 +65,15 @@ def test_other_suits_vivid_inks_and_faces_of_little_colour_are_left_as_read():
         assert np.allclose(doubt_face_suit(one_hot("y3"), lab(face), PALE, plain(face)), one_hot("y3"))
 
 
+MIXED = [printed(BLUE_FACE, (250, 250, 250)), *plain(GREY_FACE), printed(BLUE_FACE, (250, 205, 150)), *plain(BLUE_FACE)]
+
+
 @settings(max_examples=80, deadline=None)
 @given(arrays(np.float64, (4, len(LABELS)), elements=st.floats(-10, 10)),
        arrays(np.float64, (4, 3), elements=st.floats(0, 255)), arrays(np.float64, (4, 2), elements=st.floats(-3, 3)))
 def test_doubt_only_moves_a_suits_share_to_white_of_the_same_value(logits, faces, inks):
     probs = classifier.softmax(logits)
-    out = doubt_face_suit(probs, faces, inks, plain(GREY_FACE, 4))
+    out = doubt_face_suit(probs, faces, inks, MIXED)  # white ink, none, a tint
     assert np.allclose(out.sum(1), 1.0)
     by_value = lambda p: p.reshape(-1, len(SUITS), 5).sum(1)  # noqa: E731
     assert np.allclose(by_value(out), by_value(probs))  # the value is never doubted
@@ -100,7 +103,7 @@ def test_a_pale_card_whose_ink_points_at_white_is_read_as_white_and_still_asked(
     assert both[1].argmax() == LABELS.index("b3") and both[1].max() < 0.9
 
 
-def test_a_card_with_no_ink_or_off_the_face_has_no_angle_to_white():
+def test_a_card_with_no_ink_has_no_angle_to_white():
     assert classifier.ink_angle(plain(BLUE_FACE)[0]) == 180.0
 
 
