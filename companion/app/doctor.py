@@ -91,10 +91,18 @@ def profile(config: Config) -> Check:
     if not path:
         return Check("profile", True, "none: the general classifier reads the cards "
                                       "(`companion teach` learns your own deck)")
+    from vision.classifier import ModelMissing
     try:
-        load_profile(path)
+        deck = load_profile(path)
     except CameraFault as e:
         return Check("profile", False, str(e))
+    try:
+        fitted = deck.fitted
+    except ModelMissing:
+        return Check("profile", True, path)  # the model's own line says what to do
+    if not fitted:
+        return Check("profile", True, f"{path}: fitted to this version's card reader when the box starts "
+                                      "(in the background, a minute or so; the cards are read without it meanwhile)")
     return Check("profile", True, path)
 
 

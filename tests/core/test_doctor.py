@@ -9,6 +9,7 @@ import socket
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 from gpiozero import DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
@@ -19,6 +20,8 @@ from companion.app.config import parse_config
 from companion.app.doctor import Check, Machine, examine, report
 from companion.app.recognition import CameraFault
 from tests.robustness.boxproc import free_port
+from vision import finder
+from vision.classifier import Profile
 
 FRAMES = Path(__file__).parents[1] / "vision" / "frames"
 
@@ -116,6 +119,13 @@ def test_each_broken_part_says_what_to_do(box_files, factory, monkeypatch):
     for part, advice in expected.items():
         assert not checks[part].ok and advice in checks[part].detail, checks[part]
     assert report(list(checks.values()))[1] == 1
+
+
+def test_a_profile_still_to_be_fitted_is_said_to_be_fitted_at_start(tmp_path):
+    path = str(tmp_path / "deck.npz")
+    Profile({"r1": [np.full((finder.CROP[1], finder.CROP[0], 3), 60, np.uint8)]}).save(path)  # a lesson cut short
+    check = doctor.profile(parse_config({"camera": {"profile": path}}))
+    assert check.ok and check.detail.startswith(path) and "when the box starts" in check.detail
 
 
 def test_on_a_pi_the_oled_is_asked_whether_it_answers(box_files, factory):
