@@ -349,7 +349,8 @@ def ink_angle(crop: np.ndarray) -> float:
     h, w = crop.shape[:2]
     face = np.median(crop[h // 5:h - h // 5, w // 5:w - w // 5].reshape(-1, 3), axis=0)
     on_face = np.abs(face_under - face).sum(2) < FACE_NEAR
-    step = crop.astype(np.float32)[on_face] - face_under[on_face]
+    under = face_under[on_face]
+    step = crop.astype(np.float32)[on_face] - under
     size = np.sqrt((step * step).sum(1))
     if len(size) < 50:
         return 180.0
@@ -357,7 +358,7 @@ def ink_angle(crop: np.ndarray) -> float:
     ink = size >= max(float(np.partition(size, k)[k]), 20.0)
     if ink.sum() < 5:
         return 180.0
-    to_white = WHITE_TARGET - face_under[on_face][ink]
+    to_white = WHITE_TARGET - under[ink]
     cos = (step[ink] * to_white).sum(1) / (size[ink] * np.sqrt((to_white * to_white).sum(1)) + 1e-6)
     return float(np.degrees(np.arccos(np.clip(np.median(cos), -1.0, 1.0))))
 

@@ -11,6 +11,7 @@ import numpy as np
 from companion.app.config import parse_config
 from companion.app.fitting import ProfileFitter
 from companion.app.wiring import Companion, RunOptions, build_watcher
+from tests.core.test_teaching import wait
 from vision import finder
 from vision.classifier import Classifier, Profile
 from vision.teach import Stopped
@@ -29,13 +30,6 @@ def box_reading(tmp_path, profile: str) -> Companion:
     return Companion(parse_config(settings), RunOptions("127.0.0.1", 0, "1357", str(tmp_path / "data")))
 
 
-def wait(cond, timeout=60.0):
-    t0 = time.monotonic()
-    while not cond():
-        assert time.monotonic() - t0 < timeout, "timed out"
-        time.sleep(0.02)
-
-
 def test_the_camera_reads_at_once_and_the_profile_is_fitted_saved_and_then_read_with(tmp_path):
     path = unfitted(tmp_path / "deck.npz")
     assert build_watcher(path).recognizer.classifier.profile is None  # no wait for the fit: the network reads
@@ -43,7 +37,7 @@ def test_the_camera_reads_at_once_and_the_profile_is_fitted_saved_and_then_read_
     try:
         assert box.fitter is not None
         box.fitter.start()
-        wait(lambda: box.fitter.done)
+        wait(lambda: box.fitter.done, timeout=60)
         kept = Profile.load(path)
         assert kept.fitted and sorted(set(kept.deck.labels)) == ["g4", "r1"]  # the next start fits nothing
         assert box.camera._update is not None  # taken up before the camera's next frame
@@ -102,5 +96,5 @@ def test_a_profile_replaced_while_it_was_fitted_is_left_as_replaced(tmp_path):
         Profile(newer).save(path)
     fitter = ProfileFitter(path, Profile.load(path), used.append, fit=fit)
     fitter.start()
-    wait(lambda: fitter.done)
+    wait(lambda: fitter.done, timeout=60)
     assert sorted(Profile.load(path).crops) == ["b2"] and used == []
