@@ -16,6 +16,7 @@ from companion.game.tablelog import loads, parse_log
 from companion.game.variants import PRESETS
 from companion.words import LANGUAGES
 
+from . import memory
 from .config import CONFIG_NAME, ConfigError, load_config
 
 if TYPE_CHECKING:
@@ -171,6 +172,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .wiring import Companion, RunOptions
+    memory.keep_level()
     try:
         path = config_path(args)
         config = load_config(path)
@@ -196,6 +198,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import DemoDriver, TableScene
     from .demofamily import DemoFamily
     from .wiring import Companion, RunOptions, demo_camera
+    memory.keep_level()
     try:
         variant = parse_variant(json.loads(args.variant) if args.variant.startswith("{") else args.variant)
     except (VariantError, json.JSONDecodeError) as e:
