@@ -116,6 +116,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
     times, teaching = [], []
     confusions: collections.Counter = collections.Counter()
+    confusions_taught: collections.Counter = collections.Counter()
     done, total, t0 = progress
     per_deck = -(-frames // DECKS)
     for k in range(frames):
@@ -148,8 +149,10 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
         if with_profile is not None:
             for s in with_profile.classify(result.views):
-                right_taught += s.card == scene.top(s.zone).card
-                wrong_taught += s.card is not None and s.card != scene.top(s.zone).card and s.confidence >= 0.9
+                top = scene.top(s.zone).card
+                right_taught += s.card == top
+                wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
+                confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
         bar(done + k + 1, total, t0, family)
     nan = float("nan")
     return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else nan,
@@ -157,7 +160,11 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             "taught wrong": wrong_taught / piles if taught else nan,
             "ms/frame": statistics.median(times), "teach s": statistics.median(teaching) if taught else nan,
             "piles": piles,
-            "confusions": [f"{k} ({n})" for k, n in confusions.most_common(4) if n]}
+            "confusions": typical(confusions), "confusions taught": typical(confusions_taught)}
+
+
+def typical(confusions: collections.Counter) -> list[str]:
+    return [f"{k} ({n})" for k, n in confusions.most_common(4) if n]
 
 
 def main() -> None:
@@ -198,9 +205,12 @@ def main() -> None:
                  for c in COLUMNS]
         print(f"  {family:<20}{designs.role(family):>9}"
               + "".join(f"{c:>12}" for c in cells))
-    print("typical confusions untaught (laid->read, ? = asked):")
-    for family, r in rows.items():
-        print(f"  {family:<20} {', '.join(r['confusions']) or 'none'}")
+    for how, key in (("untaught", "confusions"), ("taught", "confusions taught")):
+        if how == "taught" and args.no_teach:
+            continue
+        print(f"typical confusions {how} (laid->read, ? = asked):")
+        for family, r in rows.items():
+            print(f"  {family:<20} {', '.join(r[key]) or 'none'}")
 
 
 if __name__ == "__main__":
