@@ -248,9 +248,10 @@ class Classifier:
             self._recent.extend(float(d) for d in distance)
         if self.mismatch:
             return alone, fits
-        # the deck's model leads; the network still settles what the deck's model leaves open
+        # the deck's model leads; the network still settles what the deck's model leaves open, with
+        # its doubt where it cannot tell white from a pale suit on a face of that suit's colour
         say = GROWN_NETWORK_SAY if self._grown else NETWORK_SAY
-        both = softmax(np.log(taught + 1e-9) + say * np.log(probs + 1e-6))
+        both = softmax(np.log(taught + 1e-9) + say * np.log(alone + 1e-6))
         matches = self.matches
         if matches:
             both = less_sure_when_far(both, distance)
