@@ -315,7 +315,8 @@ def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray,
     training decks, 21 of its 29 confident mistakes, their ink's chroma at most 25). A quarter of
     each such reading goes to white of the same value, so the box asks, with white the other
     candidate; where the ink's step from the face points at white (``ink_angle``), three quarters
-    go, so white is the guess, still asked. A taught deck knows its inks and is not doubted.
+    go, so white is the guess, still asked. A taught deck's own model knows its inks and is not
+    doubted; the network's say beside it is.
     ``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's mean a*
     and b* over both ends, over 25; ``crops``: the cards, colour-balanced."""
     a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0

@@ -1,6 +1,9 @@
 """Untaught, a reading of the face's own suit on a strongly coloured face, in a pale ink, is never
 sure: white ink blurred into such a face takes its hue (the blue-faced editions). Where the ink's
-step from the face points at white, white is the guess."""
+step from the face points at white, white is the guess. Taught, the network's say beside the deck's
+own model carries the same doubt."""
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
@@ -139,3 +142,26 @@ def test_white_cards_of_a_green_faced_deck_are_read_as_white_and_asked_about():
             assert top.card == card, (card, top)
             if card[0] == "w":
                 assert top.confidence < 0.9, (card, top)
+
+
+class UndecidedDeck:
+    """A taught deck's model that cannot tell its white 3 from its blue 3 (the camera's blur makes
+    them alike), and is sure it is one of the two."""
+
+    labels = tuple(LABELS)
+
+    def posterior(self, x: np.ndarray, faces: np.ndarray, order: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        p = np.full((len(x), len(order)), 1e-4)
+        p[:, [order.index("w3"), order.index("b3")]] = 0.5
+        return p / p.sum(1, keepdims=True), np.zeros(len(x))
+
+
+def test_a_taught_deck_undecided_between_white_and_the_face_suit_is_not_settled_by_the_blur(monkeypatch):
+    """Taught, the network's say comes with its doubt: on a blue face its sure blue 3 is, for the
+    white card whose ink points at white, no reason to read blue; the tint of the face stays blue."""
+    reader = Classifier(profile=SimpleNamespace(deck=UndecidedDeck(), fitted=True))  # type: ignore[arg-type]
+    monkeypatch.setattr(reader, "_run", lambda crops: (np.concatenate([one_hot("b3", 0.99)] * len(crops)),
+                                                       np.ones((len(crops), 192), np.float32), to_blob(ends(crops))))
+    white, tint = reader.classify([printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))])
+    assert white.card == "w3" and white.confidence < 0.9
+    assert tint.card == "b3"
