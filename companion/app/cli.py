@@ -18,6 +18,7 @@ from companion.words import LANGUAGES
 
 from . import memory
 from .config import CONFIG_NAME, ConfigError, load_config
+from .exiting import exit_now
 
 if TYPE_CHECKING:
     from vision.commands import LessonCamera
@@ -184,11 +185,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"companion run: {e}", file=sys.stderr)
         return 1
     try:
-        companion.serve()
+        stopped = companion.serve()
     except OSError as e:  # the port is taken, most often
         print(f"companion run: cannot serve on {companion.host}:{companion.port}: {e.strerror or e}. "
               "Is another companion running? Choose another --port.", file=sys.stderr)
         return 1
+    if not stopped:
+        exit_now(0)
     return 0
 
 
@@ -236,13 +239,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         import threading
         threading.Thread(target=keys, name="keyboard", daemon=True).start()
     try:
-        companion.serve()
+        stopped = companion.serve()
     except OSError as e:
         print(f"companion demo: cannot serve on {companion.host}:{companion.port}: {e.strerror or e}. "
               "Choose another --port.", file=sys.stderr)
         return 1
     finally:
         driver.stop()
+    if not stopped:
+        exit_now(0)
     return 0
 
 

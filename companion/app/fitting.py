@@ -49,12 +49,14 @@ class ProfileFitter:
         self._thread = threading.Thread(target=self._run, name="fit-profile", daemon=True)
         self._thread.start()
 
-    def close(self, timeout: float) -> None:
+    def close(self, timeout: float) -> bool:
         """Stop fitting (the profile stays as saved, to be fitted at the next start) and wait up to
-        ``timeout`` seconds: OpenCV aborts a process that exits while another thread runs the network."""
+        ``timeout`` seconds: OpenCV aborts a process that exits while another thread runs the network.
+        False if the fit still runs."""
         self._closed = True
         if self._thread is not None:
             self._thread.join(timeout)
+        return self._thread is None or not self._thread.is_alive()
 
     @property
     def done(self) -> bool:

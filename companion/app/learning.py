@@ -134,10 +134,11 @@ class DeckLearner:
         if thread is not None:
             thread.join(timeout)
 
-    def close(self, timeout: float = CLOSE_WAIT) -> None:
+    def close(self, timeout: float = CLOSE_WAIT) -> bool:
         """Before the box exits (the camera stopped): stop growing the game's deck and fitting the
         last game's cards (that game is then not learned), and give them up to ``timeout`` seconds
-        to end, as OpenCV aborts a process that exits while another thread runs the network."""
+        to end, as OpenCV aborts a process that exits while another thread runs the network. False
+        if one still runs."""
         with self._lock:
             self._closed = True  # the page may still take actions: no game's deck starts growing now
         self._stop_growing()
@@ -145,6 +146,8 @@ class DeckLearner:
         for growing in self._stopping:
             growing.thread.join(max(deadline - time.monotonic(), 0))
         self.wait(max(deadline - time.monotonic(), 0))
+        threads = [g.thread for g in self._stopping] + ([self._thread] if self._thread is not None else [])
+        return not any(thread.is_alive() for thread in threads)
 
     def _start(self, pictures: list[tuple[str, Any]]) -> None:
         from vision.learning import MIN_CARDS

@@ -91,10 +91,12 @@ class CameraService:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self._thread.start()
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop reading, waiting up to 5 s for the frame being read; False if it is still read."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        return not self.alive()
 
     def alive(self) -> bool:
         """False once the thread has ended: stopped, or nothing left to do (no camera configured)."""

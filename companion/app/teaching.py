@@ -142,12 +142,14 @@ class Teacher:
         if thread is not None:
             thread.join(timeout)
 
-    def close(self, timeout: float) -> None:
+    def close(self, timeout: float) -> bool:
         """Before the box exits: a profile being fitted is saved with its pictures only, fitted when
         the box next starts, so the lesson is not lost (fitting takes half a minute, more than a
-        service is given to stop) and the network is not running when the process exits."""
+        service is given to stop) and the network is not running when the process exits. False if the
+        fit still runs."""
         self._closing.set()
         self.wait(timeout)
+        return self._thread is None or not self._thread.is_alive()
 
     # -- reading ------------------------------------------------------------------------------------
     @property

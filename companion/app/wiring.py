@@ -237,9 +237,10 @@ class Companion:
             state = self.camera.state
             self.box.show_status(BootStatus(local_address(self.port), self.pin, state.status, state.problem))
 
-    def serve(self) -> None:
+    def serve(self) -> bool:
         """Run until SIGTERM or Ctrl-C, feeding the watchdog meanwhile. The watchdog follows this loop
-        only: a camera in fault is the page's and the OLED's news, never a reason to restart."""
+        only: a camera in fault is the page's and the OLED's news, never a reason to restart. False
+        when a thread that runs OpenCV had not stopped in the time given (``close``)."""
         self.start()
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
@@ -253,18 +254,24 @@ class Companion:
                     camera = self.camera.state
                     self._show_status()
         finally:
-            self.close()
+            stopped = self.close()
+        return stopped
 
-    def close(self) -> None:
+    def close(self) -> bool:
+        """Stop everything and save; False if a thread that runs OpenCV still runs: the process must
+        then end without Python's shutdown (``exiting.exit_now``), which that thread would abort."""
         sdnotify.notify("STOPPING=1")
         self.speech.close()
-        self.camera.stop()
+        stopped = self.camera.stop()
         # a deck being fitted stops and is saved, and the game's deck stops growing, all within the
         # one wait: OpenCV aborts a process that exits while another thread runs the network
         deadline = time.monotonic() + CLOSE_WAIT
         for worker in (self.fitter, self.teacher, self.learner):
             if worker is not None:
-                worker.close(max(deadline - time.monotonic(), 0.0))
+                stopped = worker.close(max(deadline - time.monotonic(), 0.0)) and stopped
+        if not stopped:
+            log.warning("a camera reading or a deck's fitting had not stopped after %.0f s; the box ends "
+                        "without it (a fit is redone or dropped as at any stop)", CLOSE_WAIT)
         if self.server is not None:
             from web import close_app
             close_app(self.app)
@@ -276,6 +283,7 @@ class Companion:
         if self.display is not None:
             self.display.close()
         self.store.close()
+        return stopped
 
 
 def camera_source(config: Config) -> str:

@@ -81,7 +81,7 @@ def test_a_box_stopped_while_fitting_exits_at_once_and_keeps_the_profile_as_it_w
     fitter.start()
     assert started.wait(10)
     t0 = time.monotonic()
-    fitter.close(5)
+    assert fitter.close(5) is True
     assert time.monotonic() - t0 < 1 and fitter.done
     assert (tmp_path / "deck.npz").read_bytes() == before and used == []
 

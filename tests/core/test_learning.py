@@ -2,6 +2,7 @@
 the game's record settled it, goes to the deck profile once the game is over."""
 import logging
 import os
+import threading
 import time
 
 import numpy as np
@@ -306,12 +307,35 @@ def test_the_box_exits_only_once_the_game_deck_stopped_growing(tmp_path):
         if game == 0:
             table.end_game()
             table.new_game(3, "base")
-    box.close()
+    assert box.close() is True
     assert not any(t.is_alive() for t in threads) and box._growing is None
     lay(camera, 5, card="g1", confidence=0.5)  # the page still answers while the box stops
     table.confirm("g1")
     assert box._growing is None
     assert time.monotonic() - started[-1] >= 0.5  # it waited for the update under way
+
+
+def test_closing_says_when_the_game_deck_is_still_being_grown_after_the_wait(tmp_path):
+    """A starved processor: the update under way outlasts the wait, and the box must know, as the
+    process then ends without Python's shutdown (which that thread, inside OpenCV, would abort)."""
+    box, camera, table, calls, used = learner(tmp_path)
+    inside, release = threading.Event(), threading.Event()
+
+    class Stuck(GrownDeck):
+        def update(self, named_now, stop=lambda: False):
+            inside.set()
+            release.wait(30)  # one call into the network that does not look at stop()
+            return super().update(named_now, stop)
+    box.grow = Stuck
+    lay(camera, 0, card="r1")
+    assert inside.wait(10)
+    thread = box._growing.thread
+    t0 = time.monotonic()
+    assert box.close(0.3) is False
+    assert 0.3 <= time.monotonic() - t0 < 3 and thread.is_alive()
+    release.set()
+    thread.join(5)
+    assert not thread.is_alive()
 
 
 def test_the_box_stops_fitting_the_last_games_cards_at_exit_and_saves_nothing(tmp_path, caplog):

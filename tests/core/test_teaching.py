@@ -188,7 +188,7 @@ def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_
     t.finish()
     assert fitting.wait(60) and t.state()["status"] == "fitting"
     started = time.monotonic()
-    t.close(10)
+    assert t.close(10) is True
     assert time.monotonic() - started < 5 and not t._thread.is_alive()
     st = t.state()
     assert st["status"] == "saved" and st["profile"] == str(tmp_path / "deck.npz") and not st["active"]

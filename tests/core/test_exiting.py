@@ -1,0 +1,73 @@
+"""A box whose background fit is still inside OpenCV when it stops ends cleanly (exit 0) instead of
+aborting (`companion.app.exiting`, `companion run`)."""
+import subprocess
+import sys
+
+import pytest
+
+from companion.app import cli
+
+STOPPING = """
+import logging, sys, threading, time
+import cv2
+import numpy as np
+from companion.app.exiting import exit_now
+logging.basicConfig(stream=sys.stderr, level=logging.INFO)
+frame = np.zeros((2000, 2000, 3), np.uint8)
+inside = threading.Event()
+def fit():  # a deck's fitting, starved of the processor: never done when the box stops
+    while True:
+        inside.set()
+        cv2.GaussianBlur(frame, (31, 31), 0)
+threading.Thread(target=fit, daemon=True).start()
+inside.wait()
+time.sleep(0.2)
+print("game saved")
+logging.getLogger("box").warning("stopping")
+if sys.argv[1] == "now":
+    exit_now(0)
+"""
+
+
+def stop(how: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", STOPPING, how], capture_output=True, text=True, timeout=60)
+
+
+def test_a_process_ended_at_once_exits_0_with_its_output_and_log_written():
+    p = stop("now")
+    assert p.returncode == 0, p.stderr
+    assert "game saved" in p.stdout and "WARNING:box:stopping" in p.stderr
+    assert "terminate called" not in p.stderr
+
+
+def test_pythons_shutdown_under_a_thread_inside_opencv_aborts_the_process():
+    """Why ``exit_now`` exists: the ordinary end of the same process is an abort."""
+    p = stop("shutdown")
+    assert p.returncode != 0 and "game saved" in p.stdout
+
+
+class Unstopped:
+    """A box whose fit had not stopped in the time given."""
+    host, port = "127.0.0.1", 0
+
+    def __init__(self, config, options):
+        pass
+
+    def serve(self) -> bool:
+        return False
+
+
+def test_companion_run_ends_at_once_when_a_fit_had_not_stopped(tmp_path, monkeypatch):
+    ended = []
+
+    def exit_now(code):
+        ended.append(code)
+        raise SystemExit(code)
+    monkeypatch.setattr("companion.app.wiring.Companion", Unstopped)
+    monkeypatch.setattr(cli, "exit_now", exit_now)
+    monkeypatch.setattr(cli.memory, "keep_level", lambda: True)
+    config = tmp_path / "config.toml"
+    config.write_text("")
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--config", str(config), "--data", str(tmp_path)])
+    assert ended == [0]
