@@ -201,33 +201,47 @@ class Teacher:
             log.warning("teaching: a frame could not be used: %s", one_line(e))
 
     def _fit(self, crops: dict[str, Any]) -> None:
+        from vision.classifier import Profile
         from vision.guided import fit_profile
         from vision.teach import Stopped
         fit = self.fit or fit_profile
-        outcome = Outcome("saved", self.profile_path, self.settings_path)
         try:
-            fit(crops, self.profile_path, self._progress, stop=self._closing.is_set)
-        except Stopped:  # the pictures are saved: the next start fits them
-            outcome = Outcome("saved", self.profile_path, self.settings_path,
-                              message="to be fitted when the box starts")
+            # the pictures first, named in the settings: a power cut, or a stop that outlasts the
+            # service's wait, during the minute of fitting loses no lesson (the next start fits it)
+            Profile(crops).save(self.profile_path)
         except OSError as e:
-            outcome = Outcome("failed", error=SAVE_FAILED,
-                              message=f"the profile could not be written to {self.profile_path}: "
-                                      f"{e.strerror or e}")
-        except Exception as e:  # the model missing or broken: the camera keeps its old profile
-            outcome = Outcome("failed", error=FIT_FAILED, message=one_line(e))
-        if outcome.status == "saved" and self.settings_path is not None:
+            outcome = self._not_saved(e)
+        else:
+            outcome = self._named()
             try:
-                set_key(self.settings_path, "camera", "profile", self.profile_path)
-            except (ConfigError, OSError) as e:
-                outcome = Outcome("saved", self.profile_path, None, SETTINGS_FAILED,
-                                  f"the profile is saved in {self.profile_path}, but the settings could not "
-                                  f"be changed: {one_line(e)}")
+                fit(crops, self.profile_path, self._progress, stop=self._closing.is_set)
+            except Stopped:  # the pictures are saved: the next start fits them
+                outcome.message = outcome.message or "to be fitted when the box starts"
+            except OSError as e:
+                outcome = self._not_saved(e)
+            except Exception as e:  # the model missing or broken: the camera reads on as before
+                outcome = Outcome("failed", error=FIT_FAILED, message=one_line(e))
         with self._lock:
             self.session, self.progress, self.outcome = None, None, outcome
             self.camera.resume(self.use_profile(self.profile_path) if outcome.profile else None)
         log.info("teaching: %s%s", outcome.status, f" ({outcome.message})" if outcome.message else "")
         self._changed()
+
+    def _not_saved(self, error: OSError) -> Outcome:
+        return Outcome("failed", error=SAVE_FAILED,
+                       message=f"the profile could not be written to {self.profile_path}: {error.strerror or error}")
+
+    def _named(self) -> Outcome:
+        """The profile named in the settings (when the box has a settings file)."""
+        if self.settings_path is None:
+            return Outcome("saved", self.profile_path, None)
+        try:
+            set_key(self.settings_path, "camera", "profile", self.profile_path)
+        except (ConfigError, OSError) as e:
+            return Outcome("saved", self.profile_path, None, SETTINGS_FAILED,
+                           f"the profile is saved in {self.profile_path}, but the settings could not "
+                           f"be changed: {one_line(e)}")
+        return Outcome("saved", self.profile_path, self.settings_path)
 
     def _progress(self, done: int, total: int) -> None:
         self.progress = (done, total)

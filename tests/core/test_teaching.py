@@ -197,3 +197,33 @@ def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_
     assert load_config(str(settings)).camera.profile == st["profile"]
     Classifier(profile=kept)  # the next start fits it
     assert kept.deck is not None and sorted(set(kept.deck.labels)) == ["g4", "r1"]
+
+
+def test_a_lesson_is_on_disk_and_in_the_settings_while_it_is_fitted(tmp_path):
+    """A power cut in the minute of fitting (or a stop that outlasts the service's wait, when the
+    process ends without the fit) loses no lesson: the pictures are saved and named first."""
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\nprofile = \"old-deck.npz\"\n")
+    t = teacher(Camera(), tmp_path, kinds=("r1", "g4"))
+    t.start("base")
+    for colour in (60, 200):
+        t.session.lesson.take(np.full((finder.CROP[1], finder.CROP[0], 3), colour, np.uint8))
+        t.confirm()
+    fitting, cut = threading.Event(), threading.Event()
+
+    def described(done, total):  # the power is cut while the copies are described
+        fitting.set()
+        cut.wait(30)
+    t._progress = described
+    t.finish()
+    try:
+        assert fitting.wait(60)
+        on_disk = Profile.load(str(tmp_path / "deck.npz"))
+        assert sorted(on_disk.crops) == ["g4", "r1"] and on_disk.deck is None
+        assert load_config(str(settings)).camera.profile == str(tmp_path / "deck.npz")
+    finally:
+        cut.set()
+    t.wait(120)
+    st = t.state()
+    assert st["status"] == "saved" and st["error"] is None
+    assert Profile.load(st["profile"]).deck is not None  # then fitted and saved over the pictures
