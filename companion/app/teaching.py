@@ -143,10 +143,10 @@ class Teacher:
             thread.join(timeout)
 
     def close(self, timeout: float) -> bool:
-        """Before the box exits: a profile being fitted is saved with its pictures only, fitted when
-        the box next starts, so the lesson is not lost (fitting takes half a minute, more than a
-        service is given to stop) and the network is not running when the process exits. False if the
-        fit still runs."""
+        """Before the box exits: a profile being fitted stops, its pictures saved before the fit began
+        and fitted when the box next starts, so the lesson is not lost (fitting takes half a minute,
+        more than a service is given to stop) and the network is not running when the process exits.
+        False if the fit still runs."""
         self._closing.set()
         self.wait(timeout)
         return self._thread is None or not self._thread.is_alive()
