@@ -262,10 +262,11 @@ class Companion:
         then end without Python's shutdown (``exiting.exit_now``), which that thread would abort."""
         sdnotify.notify("STOPPING=1")
         self.speech.close()
-        stopped = self.camera.stop()
-        # a deck being fitted stops and is saved, and the game's deck stops growing, all within the
-        # one wait: OpenCV aborts a process that exits while another thread runs the network
+        # the frame being read ends, a deck being fitted stops and is saved, and the game's deck stops
+        # growing, all within the one wait: OpenCV aborts a process that exits while another thread
+        # runs the network
         deadline = time.monotonic() + CLOSE_WAIT
+        stopped = self.camera.stop()
         for worker in (self.fitter, self.teacher, self.learner):
             if worker is not None:
                 stopped = worker.close(max(deadline - time.monotonic(), 0.0)) and stopped
