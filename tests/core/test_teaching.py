@@ -171,9 +171,9 @@ def test_the_buttons_keep_and_retake_while_teaching(tmp_path):
     assert lock.is_set()
 
 
-def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_start(tmp_path):
-    settings = tmp_path / "config.toml"
-    settings.write_text("[camera]\n")
+def fitting_lesson(tmp_path, hold):
+    """A lesson of two kinds taken and being fitted: ``hold(teacher)`` runs once the first kind's
+    copies are described; the event is set then."""
     t = teacher(Camera(), tmp_path, kinds=("r1", "g4"))
     t.start("base")
     for colour in (60, 200):
@@ -181,11 +181,19 @@ def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_
         t.confirm()
     fitting = threading.Event()
 
-    def described(done, total):  # the first kind's copies are described when the box is stopped
+    def described(done, total):
         fitting.set()
-        t._closing.wait(10)
+        hold(t)
     t._progress = described
     t.finish()
+    return t, fitting
+
+
+def test_a_deck_being_fitted_when_the_box_stops_is_saved_and_fitted_at_the_next_start(tmp_path):
+    settings = tmp_path / "config.toml"
+    settings.write_text("[camera]\n")
+    # the first kind's copies are described when the box is stopped
+    t, fitting = fitting_lesson(tmp_path, lambda t: t._closing.wait(10))
     assert fitting.wait(60) and t.state()["status"] == "fitting"
     started = time.monotonic()
     assert t.close(10) is True
@@ -204,18 +212,8 @@ def test_a_lesson_is_on_disk_and_in_the_settings_while_it_is_fitted(tmp_path):
     process ends without the fit) loses no lesson: the pictures are saved and named first."""
     settings = tmp_path / "config.toml"
     settings.write_text("[camera]\nprofile = \"old-deck.npz\"\n")
-    t = teacher(Camera(), tmp_path, kinds=("r1", "g4"))
-    t.start("base")
-    for colour in (60, 200):
-        t.session.lesson.take(np.full((finder.CROP[1], finder.CROP[0], 3), colour, np.uint8))
-        t.confirm()
-    fitting, cut = threading.Event(), threading.Event()
-
-    def described(done, total):  # the power is cut while the copies are described
-        fitting.set()
-        cut.wait(30)
-    t._progress = described
-    t.finish()
+    cut = threading.Event()
+    t, fitting = fitting_lesson(tmp_path, lambda t: cut.wait(30))  # the power is cut while the copies are described
     try:
         assert fitting.wait(60)
         on_disk = Profile.load(str(tmp_path / "deck.npz"))
