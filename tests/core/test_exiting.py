@@ -41,9 +41,16 @@ def test_a_process_ended_at_once_exits_0_with_its_output_and_log_written():
 
 
 def test_pythons_shutdown_under_a_thread_inside_opencv_aborts_the_process():
-    """Why ``exit_now`` exists: the ordinary end of the same process is an abort."""
-    p = stop("shutdown")
-    assert p.returncode != 0 and "game saved" in p.stdout
+    """Why ``exit_now`` exists: the ordinary end of the same process aborts. Not every time: a
+    loaded processor may let the thread be caught between two OpenCV calls, where Python ends it
+    cleanly (2 runs of 30 beside four busy loops), so it is tried up to three times."""
+    runs = []
+    for _ in range(3):
+        runs.append(stop("shutdown"))
+        if runs[-1].returncode != 0:
+            break
+    assert runs[-1].returncode != 0, [p.returncode for p in runs]
+    assert all("game saved" in p.stdout for p in runs)
 
 
 class Unstopped:
