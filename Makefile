@@ -44,15 +44,22 @@ lint: $(STAMP)
 check: lint
 	$(PY) -m pytest -n 2 --dist loadfile -m 'not slow' -q
 
+# the whole suite, under 15 minutes on two cores; each run lists its slowest tests to keep that in sight.
+# Three workers on two cores: many tests wait on processes, browsers and games played in real time, and
+# a third worker keeps both cores busy then (13.4 -> 11.6 minutes for this part)
+TEST_WORKERS ?= 3
 test: lint $(PI_STAMP)
-	$(PY) -m pytest -n 2 --dist loadfile
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations 15
 	@$(MAKE) --no-print-directory vision-pi
 
-# the vision tests again with the Pi's numpy and OpenCV; frames drawn at test time are left to the main
-# run (the renderer's numerals differ between OpenCV 4 and 5), stored frames stand in for them
+# the vision tests again with the Pi's numpy and OpenCV: every reading, teaching and watching path runs
+# there; frames drawn at test time are left to the main run (the renderer's numerals differ between
+# OpenCV 4 and 5), stored frames stand in for them, and so are the slow tests, which repeat those paths
+# over whole decks and games to measure them (PI_MARKS='not renderer_digits' runs them here too)
+PI_MARKS ?= not renderer_digits and not slow
 vision-pi: $(PI_STAMP)
 	@$(PI_PY) -c 'import cv2, numpy; print("== vision with numpy", numpy.__version__, "and OpenCV", cv2.__version__)'
-	$(PI_PY) -m pytest -n 2 --dist loadfile -m 'not renderer_digits' $(PI_TESTS)
+	$(PI_PY) -m pytest -n 2 --dist loadfile --durations 10 -m '$(PI_MARKS)' $(PI_TESTS)
 
 # the install script in an emulated arm64 Raspberry Pi OS-like root (slow; PI_CHECK_REBUILD=1 rebuilds it)
 pi-check:
