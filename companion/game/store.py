@@ -135,6 +135,7 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         """The connection for reading and writing, its schema brought up to this version. Raises
         StoreError for a damaged file, sqlite3.Error for storage that cannot be written."""
+        self._check_writable()
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -154,6 +155,19 @@ class Store:
             db.close()
             raise
         return db
+
+    def _check_writable(self) -> None:
+        """SQLite opens a file it may not write for reading alone, without an error: on a read-only
+        card that still holds the write-ahead log of a box cut off mid-game, that connection read
+        the games, refused every write, and kept refusing once the card could be written again.
+        Raises SQLite's own read-only error instead, so the store opens for reading and tries
+        again to open for writing at the next write."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if os.access(folder, os.W_OK) and (not os.path.exists(self.path) or os.access(self.path, os.W_OK)):
+            return
+        e = sqlite3.OperationalError(f"{self.path} cannot be written")
+        e.sqlite_errorcode = sqlite3.SQLITE_READONLY  # what SQLite says when a write meets it
+        raise e
 
     def _upgrade(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -194,6 +208,10 @@ class Store:
         except sqlite3.Error as e:
             raise StoreError(self._damaged(e)) from None
         return db
+
+    def _read_again(self) -> None:
+        if self._db is None:
+            self._db = self._open_for_reading()
 
     def _damaged(self, e: Exception) -> str:
         copy = stamp = f"{self.path}.damaged-{int(time.time())}"
@@ -298,13 +316,21 @@ class Store:
         if self._writable and self._db is not None:
             return self._db
         try:
+            self._check_writable()
+            # the reading connection goes first: SQLite shares a file's handles within a process, so
+            # a connection opened beside one that reads a read-only card's log cannot write either
+            if self._db is not None:
+                self._db.close()
+                self._db = None
             db = self._open()
         except sqlite3.Error as e:
             reason = self._reason(e) or WRITE_FAILED
             self.fault = reason
+            self._read_again()
             raise StoreWriteError(reason, self._message(reason)) from None
-        if self._db is not None:
-            self._db.close()
+        except StoreError:
+            self._read_again()
+            raise
         self._db, self._writable = db, True
         log.info("the game store %s can be written again", self.path)
         return db

@@ -3,6 +3,8 @@ small tmpfs filled up or remounted read-only, fsync failed by strace's fault inj
 the action is refused with 503 and a message naming the cause, the page keeps being served, nothing
 acknowledged is lost, and the box works again once the card does."""
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -123,6 +125,42 @@ def test_a_card_that_cannot_be_written_opens_the_games_for_reading():
         assert store.fault is None
         store.close()
         assert Table(Store(path)).actions == [{"type": "hint"}]
+
+
+CUT_OFF = """
+import os, sys
+from companion.game.store import Store
+from companion.game.table import Table
+table = Table(Store(sys.argv[1]))
+table.new_game(["Cat", "Dan"], "base")
+table.act({"type": "hint"})
+os.kill(os.getpid(), 9)  # the power goes: the newest events stay in the write-ahead log
+"""
+
+
+def test_a_read_only_card_holding_the_log_of_a_box_cut_off_is_read_and_written_again_once_it_can_be():
+    """SQLite opens such a file for reading alone without an error: the store took it as written,
+    refused every write, and went on refusing once the card could be written again."""
+    with small_card("4m") as card:
+        path = os.path.join(card.path, "table.db")
+        store = Store(path)
+        Table(store).new_game(["Ann", "Ben"], "base")
+        store.close()
+        subprocess.run([sys.executable, "-c", CUT_OFF, path], check=False, timeout=60)
+        assert os.path.exists(path + "-wal")
+        card.read_only()
+        store = Store(path)
+        assert store.fault == READ_ONLY  # said at once, not at the first write
+        table = Table(store)
+        assert [g.players for g in store.games()] == [["Ann", "Ben"], ["Cat", "Dan"]]
+        assert table.actions == [{"type": "hint"}]  # read through the log
+        with pytest.raises(StoreFault, match="cannot be written"):
+            table.act({"type": "hint"})
+        card.writable()
+        table.act({"type": "discard", "card": "r1"})  # without a restart
+        assert store.fault is None
+        store.close()
+        assert Table(Store(path)).actions == [{"type": "hint"}, {"type": "discard", "card": "r1"}]
 
 
 def test_an_empty_read_only_card_has_no_games_and_refuses_a_new_one():
