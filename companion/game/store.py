@@ -160,8 +160,8 @@ class Store:
         """SQLite opens a file it may not write for reading alone, without an error: on a read-only
         card that still holds the write-ahead log of a box cut off mid-game, that connection read
         the games, refused every write, and kept refusing once the card could be written again.
-        Raises SQLite's own read-only error instead, so the store opens for reading and tries
-        again to open for writing at the next write."""
+        Raises an error with SQLite's read-only code instead, so the store opens for reading and
+        tries again to open for writing at the next write."""
         folder = os.path.dirname(os.path.abspath(self.path))
         if os.access(folder, os.W_OK) and (not os.path.exists(self.path) or os.access(self.path, os.W_OK)):
             return
@@ -316,7 +316,7 @@ class Store:
         if self._writable and self._db is not None:
             return self._db
         try:
-            self._check_writable()
+            self._check_writable()  # before the reading connection is let go
             # the reading connection goes first: SQLite shares a file's handles within a process, so
             # a connection opened beside one that reads a read-only card's log cannot write either
             if self._db is not None:
