@@ -240,10 +240,11 @@ class Companion:
     def serve(self) -> bool:
         """Run until SIGTERM or Ctrl-C, feeding the watchdog meanwhile. The watchdog follows this loop
         only: a camera in fault is the page's and the OLED's news, never a reason to restart. False
-        when a thread that runs OpenCV had not stopped in the time given (``close``)."""
-        self.start()
+        when a thread that runs OpenCV had not stopped in the time given (``close``). The signals
+        are taken first: the page answers before ``start`` is over, and a stop then is a stop too."""
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: self._stop.set())
+        self.start()
         ping = sdnotify.watchdog_interval()
         camera = self.camera.state
         try:
