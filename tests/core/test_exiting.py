@@ -1,5 +1,6 @@
 """A box whose background fit is still inside OpenCV when it stops ends cleanly (exit 0) instead of
-aborting (`companion.app.exiting`, `companion run`)."""
+aborting (`companion.app.exiting`, `companion run`); a stop that comes while the box starts is a stop
+like any other."""
 import subprocess
 import sys
 
