@@ -53,9 +53,9 @@ test: lint $(PI_STAMP)
 	@$(MAKE) --no-print-directory vision-pi
 
 # the vision tests again with the Pi's numpy and OpenCV: every reading, teaching and watching path runs
-# there; frames drawn at test time are left to the main run (the renderer's numerals differ between
-# OpenCV 4 and 5), stored frames stand in for them, and so are the slow tests, which repeat those paths
-# over whole decks and games to measure them (PI_MARKS='not renderer_digits' runs them here too)
+# there. Two kinds are left to the main run: tests reading frames drawn at test time (the renderer's
+# numerals differ between OpenCV 4 and 5; stored frames stand in for them), and the slow tests, which
+# repeat those paths over whole decks and games to measure them (PI_MARKS='not renderer_digits' adds them)
 PI_MARKS ?= not renderer_digits and not slow
 vision-pi: $(PI_STAMP)
 	@$(PI_PY) -c 'import cv2, numpy; print("== vision with numpy", numpy.__version__, "and OpenCV", cv2.__version__)'

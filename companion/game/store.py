@@ -125,6 +125,7 @@ class Store:
         self.fault: str | None = None
         self._writable = True
         try:
+            self._check_writable()
             self._db: sqlite3.Connection | None = self._open()
         except sqlite3.Error as e:  # the card, not the file: show the games, refuse writes
             reason = self._reason(e) or WRITE_FAILED
@@ -134,8 +135,8 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         """The connection for reading and writing, its schema brought up to this version. Raises
-        StoreError for a damaged file, sqlite3.Error for storage that cannot be written."""
-        self._check_writable()
+        StoreError for a damaged file, sqlite3.Error for storage that cannot be written (its
+        callers ask ``_check_writable`` first)."""
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
@@ -316,7 +317,7 @@ class Store:
         if self._writable and self._db is not None:
             return self._db
         try:
-            self._check_writable()  # before the reading connection is let go
+            self._check_writable()  # before the reading connection is let go, which a refusal keeps
             # the reading connection goes first: SQLite shares a file's handles within a process, so
             # a connection opened beside one that reads a read-only card's log cannot write either
             if self._db is not None:
