@@ -14,6 +14,7 @@ core, and the median time to fit a deck's profile from its 35 photos.
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
     python bench/bench_decks.py --watching           # as during a game: the box saw each pile before its top card
     python bench/bench_decks.py --guided             # decks taught by the Teach page's lesson, cards on one pile
+    python bench/bench_decks.py --families tuning --gallery out/   # pictures of the piles misread
 
 Deck seeds already looked at: from 60,000 and 72,000 (held-out figures of earlier networks) and
 71,000 (the tuning families' choices); judge a new candidate on decks it was never compared on
@@ -37,6 +38,7 @@ from bench_vision import teach  # noqa: E402
 
 from vision import classifier, designs, synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.finder import CROP  # noqa: E402
 from vision.guided import GuidedSession, TeachError  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
@@ -44,6 +46,7 @@ from vision.watcher import Watcher  # noqa: E402
 
 DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
 FIRST_DECK = 70_000  # deck seeds of the benchmark (a family's seeds all give decks of its own kind)
+GALLERY = 48        # misread piles shown per family and reading
 COLUMNS = ("found", "untaught", "taught", "asked", "wrong>=0.9", "taught wrong", "ms/frame", "teach s")
 
 
@@ -71,6 +74,41 @@ class Ticks:
     def __call__(self) -> None:
         self.done += 1
         bar(self.done, self.total, self.t0, self.label)
+
+
+@dataclasses.dataclass
+class Misread:
+    """A pile read wrongly or asked about: what the reader was given, and what it said."""
+
+    crop: np.ndarray
+    deck: synth.Design
+    laid: str
+    read: str | None
+    confidence: float
+
+
+def tile(m: Misread) -> np.ndarray:
+    """The crop as the reader got it, beside the card laid and the card read as the deck prints them
+    (blank when asked), captioned laid>read and the confidence."""
+    def printed(card: str | None) -> np.ndarray:
+        if card is None:
+            return np.zeros_like(m.crop)
+        return cv2.resize(m.deck.render(card)[..., :3], CROP, interpolation=cv2.INTER_AREA)
+    out = np.hstack([m.crop, printed(m.laid), printed(m.read)])
+    out = cv2.copyMakeBorder(out, 14, 2, 2, 2, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    cv2.putText(out, f"{m.laid}>{m.read or '?'} {m.confidence:.2f}", (3, 11), cv2.FONT_HERSHEY_PLAIN, 0.8,
+                (255, 255, 255), 1, cv2.LINE_AA)
+    return out
+
+
+def write_gallery(path: str, misread: list[Misread]) -> None:
+    """Four misread piles a row, the crop first (``tile``): where a figure falls short, look here."""
+    tiles = [tile(m) for m in misread]
+    if not tiles:
+        return
+    tiles += [np.zeros_like(tiles[0])] * (-len(tiles) % 4)
+    rows = [np.hstack(tiles[i:i + 4]) for i in range(0, len(tiles), 4)]
+    cv2.imwrite(path, cv2.resize(np.vstack(rows), None, fx=1.5, fy=1.5, interpolation=cv2.INTER_NEAREST))
 
 
 def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Light, k: int) -> np.ndarray:
@@ -106,11 +144,13 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
 
 
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
-                   progress: tuple[int, int, float], watching: bool = False, guided: bool = False) -> dict[str, float]:
+                   progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
+                   gallery: dict[str, list[Misread]] | None = None) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
-    taught by the Teach page's lesson (``teach_guided``) rather than from photos of single cards."""
+    taught by the Teach page's lesson (``teach_guided``) rather than from photos of single cards.
+    ``gallery``: the first misread piles of each reading (untaught, taught) are added to it."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
@@ -147,12 +187,18 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             asked += seen.card is None
             wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
+            crop = result.views[seen.zone].crop
+            if gallery is not None and seen.card != top and len(gallery["untaught"]) < GALLERY and crop is not None:
+                gallery["untaught"].append(Misread(crop, deck, top, seen.card, seen.confidence))
         if with_profile is not None:
             for s in with_profile.classify(result.views):
                 top = scene.top(s.zone).card
                 right_taught += s.card == top
                 wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
+                crop = result.views[s.zone].crop
+                if gallery is not None and s.card != top and len(gallery["taught"]) < GALLERY and crop is not None:
+                    gallery["taught"].append(Misread(crop, deck, top, s.card, s.confidence))
         bar(done + k + 1, total, t0, family)
     nan = float("nan")
     return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else nan,
@@ -180,6 +226,8 @@ def main() -> None:
                    help="read each pile as the box does during a game, knowing the zone before its top card")
     p.add_argument("--guided", action="store_true",
                    help="teach each deck as the Teach page does: every kind laid in turn on one pile in PLAY")
+    p.add_argument("--gallery", metavar="DIR",
+                   help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
     chosen = chosen_families(args.families)
     if args.model:
@@ -189,9 +237,15 @@ def main() -> None:
     cv2.setNumThreads(1)
     t0 = time.time()
     rows = {}
+    if args.gallery:
+        os.makedirs(args.gallery, exist_ok=True)
     for n, family in enumerate(chosen):
+        misread: dict[str, list[Misread]] = {"untaught": [], "taught": []}
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
-                                      (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided)
+                                      (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
+                                      misread if args.gallery else None)
+        for how, piles in misread.items():
+            write_gallery(os.path.join(args.gallery or "", f"{family}-{how}.png"), piles)
     print(file=sys.stderr)
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     how = ("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
