@@ -46,6 +46,7 @@ from vision.watcher import Watcher  # noqa: E402
 
 DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
 FIRST_DECK = 70_000  # deck seeds of the benchmark (a family's seeds all give decks of its own kind)
+HAND_FRAMES = 2     # frames a lesson's card is seen under the hand that lays it
 GALLERY = 48        # misread piles shown per family and reading
 COLUMNS = ("found", "untaught", "taught", "asked", "wrong>=0.9", "taught wrong", "ms/frame", "teach s")
 
@@ -120,8 +121,10 @@ def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Ligh
 def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer) -> Profile | None:
     """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
     one pile in PLAY, each picture taken by the watcher when the card lies still. The family lays
-    the kind the page asks for; a picture in doubt (``GuidedSession``) of the card just laid it keeps
-    with OK, of another card it lays the kind asked for again. None if a kind was never taken."""
+    the kind the page asks for, by hand (the hand over PLAY for two frames: once a hand has passed,
+    the watcher also compares the top card's colours, which tells a red numeral on a teal face that
+    the grey picture hardly shows); a picture in doubt (``GuidedSession``) of the card just laid it
+    keeps with OK, of another card it lays the kind asked for again. None if a kind was never taken."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
@@ -133,7 +136,8 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
             break
         scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
         laid = kind
-        for _ in range(6):
+        for k in range(HAND_FRAMES + 6):
+            scene.hand_zone, scene.hand_seed = ("play" if k < HAND_FRAMES else None), len(scene.cards)
             n += 1
             session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), t)
             t += 0.1
