@@ -122,9 +122,9 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
     """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
     one pile in PLAY, each picture taken by the watcher when the card lies still. The family lays
     the kind the page asks for, by hand (the hand over PLAY for two frames: once a hand has passed,
-    the watcher also compares the top card's colours, which tells a red numeral on a teal face that
-    the grey picture hardly shows); a picture in doubt (``GuidedSession``) of the card just laid it
-    keeps with OK, of another card it lays the kind asked for again. None if a kind was never taken."""
+    the watcher also compares the top card's own colours); a picture in doubt (``GuidedSession``) of
+    the card just laid it keeps with OK, of another card it lays the kind asked for again. None if a
+    kind was never taken."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None

@@ -97,9 +97,8 @@ def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> floa
 
 def _thumb(view: ZoneView) -> np.ndarray:
     """The zone at a quarter size in Lab relative to its median (mostly the mat), colour counted
-    twice (``_lab``): a lamp switched on, dimmed or warmer is no change to judge, and a hand or a
-    numeral as light as what lies under it changes its colour (a skin as light as the mat's grey
-    passed unseen in grey alone)."""
+    twice (``_lab``): a lamp switched on, dimmed or warmer is no change to judge, and a numeral as
+    light as the face it is printed on (red on teal) still changes the picture, as it did not in grey."""
     small = cv2.resize(view.image, (view.image.shape[1] // 2, view.image.shape[0] // 2),  # already half size
                        interpolation=cv2.INTER_AREA)
     return _lab(small)

@@ -184,8 +184,8 @@ def test_a_card_skipped_is_noticed_on_the_next_picture_and_laid_again():
 
 def test_cards_whose_numerals_are_as_light_as_their_face_are_taken_one_after_another():
     """A teal face with red numerals about as light as it (a deck of a training family): in grey,
-    a red card laid on another hardly changes the zone. The watcher looked at grey alone and never
-    took the red 2 laid on the red 1; it now sees the zone's colour too."""
+    a red card laid on another hardly changes the zone. Looking at grey alone, the watcher never
+    took the red 2 laid on the red 1 with no hand seen to pass; it now sees the zone's colour too."""
     family = Family(seed=1)
     family.design = designs.design("coloured-face", 85002)
 
