@@ -41,7 +41,7 @@ from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.finder import CROP  # noqa: E402
 from vision.guided import GuidedSession, TeachError  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
-from vision.recognize import Recognizer  # noqa: E402
+from vision.recognize import CardSeen, Recognizer  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
 
 DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
@@ -100,6 +100,14 @@ def tile(m: Misread) -> np.ndarray:
     cv2.putText(out, f"{m.laid}>{m.read or '?'} {m.confidence:.2f}", (3, 11), cv2.FONT_HERSHEY_PLAIN, 0.8,
                 (255, 255, 255), 1, cv2.LINE_AA)
     return out
+
+
+def keep_misread(gallery: dict[str, list[Misread]] | None, how: str, crop: np.ndarray | None, deck: synth.Design,
+                 laid: str, seen: CardSeen) -> None:
+    """Adds a pile read wrongly or asked about to ``gallery[how]`` until it holds ``GALLERY``."""
+    if gallery is None or seen.card == laid or crop is None or len(gallery[how]) >= GALLERY:
+        return
+    gallery[how].append(Misread(crop, deck, laid, seen.card, seen.confidence))
 
 
 def write_gallery(path: str, misread: list[Misread]) -> None:
@@ -191,18 +199,14 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             asked += seen.card is None
             wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
-            crop = result.views[seen.zone].crop
-            if gallery is not None and seen.card != top and len(gallery["untaught"]) < GALLERY and crop is not None:
-                gallery["untaught"].append(Misread(crop, deck, top, seen.card, seen.confidence))
+            keep_misread(gallery, "untaught", result.views[seen.zone].crop, deck, top, seen)
         if with_profile is not None:
             for s in with_profile.classify(result.views):
                 top = scene.top(s.zone).card
                 right_taught += s.card == top
                 wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
-                crop = result.views[s.zone].crop
-                if gallery is not None and s.card != top and len(gallery["taught"]) < GALLERY and crop is not None:
-                    gallery["taught"].append(Misread(crop, deck, top, s.card, s.confidence))
+                keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
         bar(done + k + 1, total, t0, family)
     nan = float("nan")
     return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else nan,
@@ -248,8 +252,9 @@ def main() -> None:
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
                                       misread if args.gallery else None)
-        for how, piles in misread.items():
-            write_gallery(os.path.join(args.gallery or "", f"{family}-{how}.png"), piles)
+        if args.gallery:
+            for how, piles in misread.items():
+                write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
     print(file=sys.stderr)
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     how = ("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
