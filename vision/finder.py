@@ -31,7 +31,8 @@ class ZoneView:
     crop: np.ndarray | None        # the top card, upright, CROP size, colour-balanced
     rect_px: np.ndarray | None     # its four corners in the zone image
     corners: np.ndarray | None     # the same corners in the frame
-    area: float                    # card-coloured area in the zone, in card areas
+    area: float                    # card-coloured area of the patches whose middle lies in the zone (the
+                                   # pile, not a hand reaching in nor a neighbour's card), in card areas
     occluded: bool                 # something other than cards is over the zone (a hand)
 
 
@@ -287,9 +288,9 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
     mask = card_mask(pixels.half, size, zone, gains, empty, cut)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     areas = [cv2.contourArea(c) for c in contours]
-    view = ZoneView(zone, pixels.half, mask, None, None, None, float(sum(areas) / CARD_AREA),
-                    any(_occluding(c, a, size) for c, a in zip(contours, areas, strict=True)))
     inside = [(a, c) for c, a in zip(contours, areas, strict=True) if _centre_in_zone(c, zone)]
+    view = ZoneView(zone, pixels.half, mask, None, None, None, float(sum(a for a, _ in inside) / CARD_AREA),
+                    any(_occluding(c, a, size) for c, a in zip(contours, areas, strict=True)))
     if not inside:
         return view, False
     area, biggest = max(inside, key=lambda ac: ac[0])

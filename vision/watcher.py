@@ -26,7 +26,7 @@ from .tablezones import TableZones
 
 STILL = 0.01       # share of a zone's picture that may change between frames while it is still
 CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again
-STEP = 22.0        # grey levels (the zone's median taken as 128) a pixel must change by: noise and shade stay below
+STEP = 22.0        # Lab levels (``_thumb``) a pixel must change by: noise and shade stay below
 GROWTH = 0.08      # a pile that grows by this many card areas got a new card (same kind on top)
 MOVED_MM = 14.0    # ...or whose top card moved this far
 LAID = 0.01        # card areas of the top card that changed in colour once a hand moved over the zone:
@@ -64,8 +64,10 @@ class _Unsure:
 
 
 def _changed(a: np.ndarray, b: np.ndarray) -> float:
-    """Share of the picture that changed: a new card changes a patch a lot, light changes all a little."""
-    return float((np.abs(a - b) > STEP).mean())
+    """Share of the picture that changed, in lightness or colour: a new card changes a patch a lot,
+    light changes all a little."""
+    same = cv2.inRange(cv2.absdiff(a, b), (0.0, 0.0, 0.0), (STEP, STEP, STEP))  # every channel within STEP
+    return 1.0 - cv2.countNonZero(same) / same.size
 
 
 def _lab(image: np.ndarray) -> np.ndarray:
@@ -74,13 +76,14 @@ def _lab(image: np.ndarray) -> np.ndarray:
     its noise.)"""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     median = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)  # every 16th pixel is plenty, and 30 times quicker
-    scale = np.array([128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA], np.float32)
-    return (lab.astype(np.float32) - np.array([0.0, median[1], median[2]], np.float32)) * scale
+    # per channel, by scalars: OpenCV takes them; its stubs do not say so
+    shifted = cv2.subtract(lab.astype(np.float32), (0.0, float(median[1]), float(median[2]), 0.0))  # type: ignore[call-overload]
+    return cv2.multiply(shifted, (128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA, 0.0))  # type: ignore[call-overload]
 
 
 def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> float:
     """Card areas within the top card (its edge left out) that changed in colour: the numerals and
-    art of a card laid squarely on it, which change too little of the zone's grey picture."""
+    art of a card laid squarely on it, which change too little of the whole zone's picture."""
     inside = np.zeros(now.shape[:2], np.uint8)
     cv2.fillConvexPoly(inside, np.round(rect).astype(np.int32), 1)
     inset = int(round(INSET_MM * PPM / 2))
@@ -93,11 +96,12 @@ def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> floa
 
 
 def _thumb(view: ZoneView) -> np.ndarray:
-    """The zone in grey at a quarter size, relative to its median (mostly the mat): a lamp switched
-    on or dimmed is no change to judge."""
-    grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)  # already half size
-    small = cv2.resize(grey, (grey.shape[1] // 2, grey.shape[0] // 2), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return small * (128.0 / max(float(np.median(small)), 1.0))
+    """The zone at a quarter size in Lab relative to its median (mostly the mat), colour counted
+    twice (``_lab``): a lamp switched on, dimmed or warmer is no change to judge, and a numeral as
+    light as the face it is printed on (red on teal) still changes the picture, as it did not in grey."""
+    small = cv2.resize(view.image, (view.image.shape[1] // 2, view.image.shape[0] // 2),  # already half size
+                       interpolation=cv2.INTER_AREA)
+    return _lab(small)
 
 
 @dataclass

@@ -116,10 +116,27 @@ def test_a_hand_resting_still_over_a_pile_neither_clears_nor_repeats_it(watcher_
     assert ev + ev2 == []
 
 
+def test_a_hand_held_still_beside_a_pile_adds_nothing_to_it(watcher_factory):
+    """A hand held still over DISCARD reaches into the strip around PLAY that the watcher also
+    looks at (cards may hang over a zone's edge). It is no part of PLAY's pile: counted in, the pile
+    seemed to grow and its top card was announced again (a whole game needed a correction for
+    every other card)."""
+    for hand_seed in (2, 8, 11):
+        w: Watcher = watcher_factory()
+        table = Table(seed=4, design=12)
+        table.lay("w3", "play")
+        ev, t = run(w, table, 4, 0.0)
+        assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+        table.scene.hand_zone, table.scene.hand_seed = "discard", hand_seed
+        ev, t = run(w, table, 30, t)
+        assert ev == [], hand_seed
+        assert w.seen["play"].area < 1.05  # the top card alone, with no part of the hand
+
+
 def test_cards_laid_tidily_on_a_like_card_are_each_announced_once():
     """A tidy player lays each card almost exactly on the one before, on a deck whose cards share
     one cream face and whose yellow and white inks are pale (sepia-print): only the numerals and
-    art change, too little of the zone's grey picture to judge it again; the top card's colours
+    art change, too little of the zone's picture to judge it again; the top card's colours
     tell. A hand passing with no card, and a lamp dimmed halfway, announce nothing."""
     rng = np.random.default_rng(11)
     deck = designs.design("sepia-print", 11)
