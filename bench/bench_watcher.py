@@ -2,7 +2,9 @@
 over the zone before each card and a hand passing with no card after it, a lamp dimmed by 12%
 halfway, a random camera (up to 40 degrees off vertical) and light per deck, 1.5 s of frames at
 10 per second after each. The bench's own piles (bench_decks.py) are read without the watcher;
-this is what decides whether a card laid is judged at all.
+this is what decides whether a card laid is judged at all. With --zones play,discard each card
+goes to either zone, as in a game, so a hand over one zone lies beside the other's pile; --hold
+frames is how long the hand stays over the zone before each card (a player who pauses).
 
 Per family: cards laid, plays never announced (and how many of those lay on a card of their own
 kind, which changes nothing a camera can see), plays announced twice, plays announced while a
@@ -11,6 +13,7 @@ hand passed with no card, and plays read right.
     python bench/bench_watcher.py                   # small: 2 decks of 10 cards per family
     python bench/bench_watcher.py --decks 6 --cards 20 --first-deck 73000 \\
         --families sepia-print,light-plain,coloured-face
+    python bench/bench_watcher.py --zones play,discard --hold 8   # both piles, a hand that pauses
 """
 import argparse
 import collections
@@ -37,7 +40,7 @@ LAMP = 0.88  # the lamp dimmed halfway through each deck's game
 
 
 def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count: collections.Counter,
-              tick: Callable[[], None]) -> None:
+              tick: Callable[[], None], zones: tuple[str, ...] = ("play",), hold: int = 2) -> None:
     deck = designs.design(family, seed)
     rng = np.random.default_rng([9, seed])
     camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
@@ -56,16 +59,18 @@ def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count:
     for i in range(cards):
         if i == cards // 2:
             light = dataclasses.replace(light, gains=tuple(g * LAMP for g in light.gains))
-        scene.hand_zone, scene.hand_seed = "play", 2 * i
-        count["while a hand passed"] += len(frames(2))
+        zone = str(rng.choice(zones)) if len(zones) > 1 else zones[0]
+        scene.hand_zone, scene.hand_seed = zone, 2 * i
+        count["while a hand passed"] += len(frames(hold))
         scene.hand_zone = None
         count["while a hand passed"] += len(frames(4))
-        scene.hand_zone, scene.hand_seed = "play", 2 * i + 1
+        scene.hand_zone, scene.hand_seed = zone, 2 * i + 1
         count["while a hand passed"] += len(frames(1))
         scene.hand_zone = None
         kind = str(rng.choice(LABELS))
-        under = scene.top("play").card if scene.cards else None
-        scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
+        top = scene.top(zone)
+        under = top.card if top is not None else None
+        scene.cards.append(synth.lay(kind, zone, deck, rng, pile=sum(c.zone == zone for c in scene.cards)))
         placed = frames(15)
         count["laid"] += 1
         count["never announced"] += not placed
@@ -82,6 +87,8 @@ def main() -> None:
     p.add_argument("--decks", type=int, default=2)
     p.add_argument("--cards", type=int, default=10, help="cards laid per deck")
     p.add_argument("--first-deck", type=int, default=73_000)
+    p.add_argument("--zones", default="play", help="zones the cards are laid in, separated by commas")
+    p.add_argument("--hold", type=int, default=2, help="frames the hand stays over the zone before each card")
     args = p.parse_args()
     cv2.setNumThreads(1)
     families = chosen_families(args.families)
@@ -91,11 +98,13 @@ def main() -> None:
         tick.label = family
         count: collections.Counter = collections.Counter()
         for d in range(args.decks):
-            play_deck(family, args.first_deck + d, args.cards, recognizer, count, tick)
+            play_deck(family, args.first_deck + d, args.cards, recognizer, count, tick,
+                      tuple(args.zones.split(",")), args.hold)
         rows[family] = count
     print(file=sys.stderr)
     print(f"watcher ({args.decks} decks x {args.cards} cards per family from deck {args.first_deck}, "
-          f"a hand before each card and one passing after it, a lamp dimmed halfway):")
+          f"laid in {args.zones}, a hand held {args.hold / 10:g} s before each card and one passing after it, "
+          f"a lamp dimmed halfway):")
     print(f"  {'family':<16}{'laid':>6}{'never announced':>18}{'(own kind)':>12}{'twice':>8}"
           f"{'hand only':>11}{'read right':>12}")
     for family, c in rows.items():

@@ -7,7 +7,10 @@ over a zone that stays perfectly still for ``resting`` seconds is a reflection, 
 found under it is announced, but it never clears the zone. A card laid squarely on one of the same
 face changes only its numerals and art, too little of the zone to tell from a hand that passed: once
 a hand has moved over the zone, the top card's own colours are compared too, and a change there
-counts only if the card read is another.
+counts only if the card read is another. A zone that changed around its top card while the card
+itself stayed as it was (a hand at the pile's side) has no new card, however the card reads this
+time (an unsure reading may waver between two kinds). A pile is taken away (``ZoneCleared``) only when its zone
+looks as it did empty: a hand held still over a pile hides it without taking it away.
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ LAID = 0.01        # card areas of the top card that changed in colour once a ha
                    # a card laid squarely on one of the same face shows only its numerals and art
 LAID_STEP = 30.0   # Lab levels a pixel of the top card must change by (no card laid: 99% of looks under LAID / 3)
 CHROMA = 2.0       # Lab a*, b* count twice: a pale ink on cream differs in hue more than in lightness
+EMPTY = 0.5        # card areas: with no card found and never seen empty, a zone showing less than this is empty
+                   # (empty zones under random light and glare: 296 of 300); more is something over the pile
 INSET_MM = 3.0     # the top card's edge is left out: a hand or a shadow at its side is no new card
 AGAIN = 0.9        # a card read less surely than this (the box's default to judge at once) is looked at again
 LOOKS = 2          # frames such a card is read in, in all, before it is told: the camera's noise differs in each
@@ -51,7 +56,9 @@ class _Zone:
     rect: np.ndarray | None = None         # the top card's corners in the half-size picture
     stirred: bool = False                  # something moved over the zone since it was last judged
     faint: bool = False                    # judged on a change within the top card alone
+    untouched: bool = False                # judged on a change around the top card, which is as it was
     cut_before: np.ndarray | None = None   # the pile's picture the last judged card was cut out against
+    empty: np.ndarray | None = None        # picture when last judged with no card: what the zone looks like empty
 
 
 @dataclass
@@ -102,6 +109,15 @@ def _thumb(view: ZoneView) -> np.ndarray:
     small = cv2.resize(view.image, (view.image.shape[1] // 2, view.image.shape[0] // 2),  # already half size
                        interpolation=cv2.INTER_AREA)
     return _lab(small)
+
+
+def _looks_empty(z: _Zone, view: ZoneView) -> bool:
+    """No card was found: is the pile gone? A hand held still over it hides it, and a hand about as
+    light and grey as the mat is not told from the mat, so the zone must look as it did empty; a
+    zone never seen empty (the box started during a game) must show hardly anything."""
+    if z.empty is not None and z.judged is not None:
+        return _changed(z.judged, z.empty) < CHANGED
+    return view.area < EMPTY
 
 
 @dataclass
@@ -195,10 +211,12 @@ class Watcher:
                 continue  # a still reflection with no card found under it says nothing
             differs = z.judged is None or _changed(thumb, z.judged) >= self.changed
             stirred, z.stirred = z.stirred, False  # one look at the top card each time the zone comes to rest
-            z.faint = (not differs and stirred and z.rect is not None and z.before is not None
-                       and _card_changed(z.before, view.image, z.rect) >= LAID)
+            top = (_card_changed(z.before, view.image, z.rect)
+                   if (differs or stirred) and z.rect is not None and z.before is not None else None)
+            z.faint = not differs and top is not None and top >= LAID
             if not (differs or z.faint):
                 continue
+            z.untouched = top is not None and top < LAID
             z.judged = thumb
             if z.before is not None and view.crop is not None:
                 before[name] = z.before
@@ -215,16 +233,18 @@ class Watcher:
 
     def _judge(self, name: str, view: ZoneView, z: _Zone, card: CardSeen | None) -> list[CameraEvent]:
         if card is None:
-            if z.faint:
-                return []  # the pile is still there (the zone hardly changed): the card was not found this time
+            if z.faint or not _looks_empty(z, view):
+                return []  # the pile is still there (a hand held over it, or the card not found this time)
+            z.empty = z.judged
             had = z.top is not None
             z.top, z.area, z.centre = None, 0.0, None
             return [ZoneCleared(name)] if had else []
         centre = view.rect_px.mean(axis=0) / PPM if view.rect_px is not None else None
         grew = (view.area - z.area > GROWTH
                 or (centre is not None and z.centre is not None and np.linalg.norm(centre - z.centre) > MOVED_MM))
-        new = z.top is None or card.card != z.top.card or (grew and not z.faint)  # faint: only the top card changed
-        if new or not z.faint:  # a hand at the pile's side is no growth to remember
+        # faint: only the top card changed; untouched: it did not, so another reading is the same card read again
+        new = z.top is None or (card.card != z.top.card and not z.untouched) or (grew and not z.faint)
+        if new or not (z.faint or z.untouched):  # a hand at the pile's side is no growth to remember
             z.top, z.area, z.centre = card, view.area, centre
         if not new:
             return []  # the same card, straightened or re-lit

@@ -133,6 +133,54 @@ def test_a_hand_held_still_beside_a_pile_adds_nothing_to_it(watcher_factory):
         assert w.seen["play"].area < 1.05  # the top card alone, with no part of the hand
 
 
+def test_a_card_read_otherwise_when_judged_again_untouched_is_no_new_card(watcher_factory):
+    """A hand held over DISCARD changes PLAY's strip enough for PLAY to be judged again, while PLAY's
+    top card lies as it was. An unsure card may read as another kind each time (asked, then a guess,
+    then asked): read so, the same card was announced three times. Its own picture did not change,
+    so it is the card already told."""
+    w: Watcher = watcher_factory()
+    table = Table(seed=4, design=12)
+    table.lay("w3", "play")
+    readings = iter(["w3", "w2", "w3", "w2"])
+    classify = w.recognizer.classify
+
+    def wavering(views):
+        return [replace(c, card=next(readings), confidence=0.95) if c.zone == "play" else c for c in classify(views)]
+    w.recognizer.classify = wavering
+    ev, t = run(w, table, 4, 0.0)
+    assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+    table.scene.hand_zone, table.scene.hand_seed = "discard", 2
+    ev, t = run(w, table, 10, t)
+    table.scene.hand_zone = None
+    ev2, t = run(w, table, 6, t)
+    assert next(readings) == "w2"  # PLAY was judged twice more, read as another card the first time
+    assert ev + ev2 == []
+
+
+def test_a_hand_held_over_a_pile_hides_it_but_does_not_take_it_away(watcher_factory):
+    """A hand about as light and grey as the mat, held still over the DISCARD pile: no card is
+    found under it, and the mat's card mask does not see the hand either. Taken for a pile taken
+    away, the pile's top card was announced again once the hand left, as if discarded twice. The
+    zone does not look as it did empty, so the pile stays."""
+    for hand_seed in (3, 5, 13):
+        w: Watcher = watcher_factory()
+        table = Table(seed=4, design=12)
+        ev, t = run(w, table, 3, 0.0)  # the box sees the mat empty before the game
+        for kind in ("g1", "b2", "r3", "w4", "y5"):
+            table.lay(kind, "discard")
+        ev, t = run(w, table, 4, t)
+        assert [(e.zone, e.card) for e in ev] == [("discard", "y5")]
+        table.scene.hand_zone, table.scene.hand_seed = "discard", hand_seed
+        ev, t = run(w, table, 10, t)
+        assert w.seen["discard"].crop is None, hand_seed  # the card is hidden
+        table.scene.hand_zone = None
+        ev2, t = run(w, table, 6, t)
+        assert ev + ev2 == [], hand_seed
+    table.scene.cards.clear()  # the piles taken away at the end of the game
+    ev, t = run(w, table, 4, t)
+    assert ev == [ZoneCleared("discard")]
+
+
 def test_cards_laid_tidily_on_a_like_card_are_each_announced_once():
     """A tidy player lays each card almost exactly on the one before, on a deck whose cards share
     one cream face and whose yellow and white inks are pale (sepia-print): only the numerals and
