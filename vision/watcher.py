@@ -9,8 +9,8 @@ face changes only its numerals and art, too little of the zone to tell from a ha
 a hand has moved over the zone, the top card's own colours are compared too, and a change there
 counts only if the card read is another. A zone that changed around its top card while the card
 itself stayed as it was (a hand at the pile's side) has no new card, however the card reads this
-time (an unsure reading may waver between two kinds). A pile is taken away (``ZoneCleared``) only when its zone
-looks as it did empty: a hand held still over a pile hides it without taking it away.
+time (an unsure reading may waver between two kinds). A pile is taken away (``ZoneCleared``) only
+when its zone looks as it did empty: a hand held still over a pile hides it without taking it away.
 """
 from __future__ import annotations
 
