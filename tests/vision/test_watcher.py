@@ -28,6 +28,15 @@ def run(watcher, table, frames, t0):
     return events, t0 + frames / FPS
 
 
+def w3_in_play(w):
+    """A table with a white 3 laid in PLAY, watched until it was announced (once); the table and the time."""
+    table = Table(seed=4, design=12)
+    table.lay("w3", "play")
+    ev, t = run(w, table, 4, 0.0)
+    assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+    return table, t
+
+
 def test_a_game_sequence(watcher_factory):
     w: Watcher = watcher_factory()
     table = Table()
@@ -105,10 +114,7 @@ def test_a_hand_resting_still_over_a_pile_neither_clears_nor_repeats_it(watcher_
     """A hand that lies still over the play zone for three seconds, then leaves: the pile's card
     was announced once, before, and nothing else is said."""
     w: Watcher = watcher_factory()
-    table = Table(seed=4, design=12)
-    table.lay("w3", "play")
-    ev, t = run(w, table, 4, 0.0)
-    assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+    table, t = w3_in_play(w)
     table.scene.hand_zone, table.scene.hand_seed = "play", 5
     ev, t = run(w, table, 30, t)
     table.scene.hand_zone = None
@@ -123,10 +129,7 @@ def test_a_hand_held_still_beside_a_pile_adds_nothing_to_it(watcher_factory):
     every other card)."""
     for hand_seed in (2, 8, 11):
         w: Watcher = watcher_factory()
-        table = Table(seed=4, design=12)
-        table.lay("w3", "play")
-        ev, t = run(w, table, 4, 0.0)
-        assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+        table, t = w3_in_play(w)
         table.scene.hand_zone, table.scene.hand_seed = "discard", hand_seed
         ev, t = run(w, table, 30, t)
         assert ev == [], hand_seed
@@ -139,16 +142,13 @@ def test_a_card_read_otherwise_when_judged_again_untouched_is_no_new_card(watche
     then asked): read so, the same card was announced three times. Its own picture did not change,
     so it is the card already told."""
     w: Watcher = watcher_factory()
-    table = Table(seed=4, design=12)
-    table.lay("w3", "play")
     readings = iter(["w3", "w2", "w3", "w2"])
     classify = w.recognizer.classify
 
     def wavering(views):
         return [replace(c, card=next(readings), confidence=0.95) if c.zone == "play" else c for c in classify(views)]
     w.recognizer.classify = wavering
-    ev, t = run(w, table, 4, 0.0)
-    assert [(e.zone, e.card) for e in ev] == [("play", "w3")]
+    table, t = w3_in_play(w)
     table.scene.hand_zone, table.scene.hand_seed = "discard", 2
     ev, t = run(w, table, 10, t)
     table.scene.hand_zone = None
