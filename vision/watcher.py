@@ -14,7 +14,7 @@ when its zone looks as it did empty: a hand held still over a pile hides it with
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -155,6 +155,14 @@ class Watcher:
                 continue
             events.extend(self._judge(name, view, self.zones[name], card))
         return events
+
+    def known(self, zone: str, card: str) -> None:
+        """The game's record names the card on top of ``zone`` (a player corrected the reading, or
+        answered the OK prompt): a card misread and then laid squarely upon by one of the kind it
+        was misread as reads as the card already told, and was missed."""
+        z = self.zones.get(zone)
+        if z is not None and z.top is not None and z.top.card != card:
+            z.top = replace(z.top, card=card)
 
     def use_profile(self, profile: Profile | None, grown: bool = False) -> None:
         """Read the cards from now on with another deck profile; the piles stay as they were seen.

@@ -78,6 +78,8 @@ class CameraService:
         self._quiet_until = float("-inf")
         self._update: Callable[[Watcher], None] | None = None
         self.on_told: Callable[[CardPlaced, int], None] | None = None  # a card told the table, and where it lands
+        self._told: dict[str, tuple[Any, int]] = {}  # each zone's last card told: its game's first state, its action
+        self._known: dict[str, str] = {}             # and the card the record held there, as last told the watcher
 
     @property
     def status(self) -> str:
@@ -158,8 +160,26 @@ class CameraService:
             if self.on_refused is not None:
                 self.on_refused(e)
             return
+        game = self.table.game
+        if game is not None:
+            self._told[event.zone] = (game.states[0], index)
+            self._known.pop(event.zone, None)
         if self.on_told is not None:
             self.on_told(event, index)
+
+    def _tell_known(self, watcher: Watcher) -> None:
+        """Tell the watcher the card the game's record holds for each zone's last card told, when
+        that changed: a correction, or the answer at the OK prompt, names the card now on the pile."""
+        game = self.table.game
+        for zone, (first, index) in list(self._told.items()):
+            if game is None or game.states[0] is not first:
+                del self._told[zone]  # another game: its piles are new
+                continue
+            action = game.actions[index] if index < len(game.actions) else None
+            card = action.get("card") if action is not None and action.get("type") == zone else None
+            if card is not None and self._known.get(zone) != card:
+                self._known[zone] = str(card)
+                watcher.known(zone, str(card))
 
     def _weigh(self, event: CardPlaced) -> Reading:
         """The event as this game can take it; an event without probabilities keeps its confidence
@@ -229,10 +249,12 @@ class CameraService:
                 if self._rebuild:
                     watcher = self._make_watcher()
                     self._rebuild = False
+                    self._told.clear()
                     self._quiet_until = started + max(QUIET_SECONDS, 5 * self.period)
                 update, self._update = self._update, None
                 if update is not None:
                     update(watcher)
+                self._tell_known(watcher)
                 events = watcher.feed(frame, started)
                 if started >= self._quiet_until:
                     for event in events:

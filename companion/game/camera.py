@@ -47,3 +47,6 @@ class Watcher(Protocol):
     """Turns a stream of frames into events, once per card laid."""
 
     def feed(self, frame: Any, now: float) -> list[CameraEvent]: ...
+    def known(self, zone: str, card: str) -> None:
+        """The game's record names the card now on top of ``zone``: a card laid on it is judged
+        against that, not against how it was read."""

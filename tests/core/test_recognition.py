@@ -13,9 +13,13 @@ class ScriptedWatcher:
 
     def __init__(self, script):
         self.script = script
+        self.named = []  # what the service said the game's record holds on each pile
 
     def feed(self, frame, now):
         return self.script.pop(frame, [])
+
+    def known(self, zone, card):
+        self.named.append((zone, card))
 
 
 class FrameCounter:
@@ -76,6 +80,30 @@ def test_frames_flow_into_the_table():
     assert svc.status == "ok"
     svc.stop()
     assert source.closed == 1
+
+
+def test_the_watcher_hears_the_card_the_record_names_on_each_pile():
+    """A card misread and corrected on the page, or answered at the OK prompt, is the card now on
+    its pile: the watcher judges the next card laid there against it. A new game's piles are new."""
+    table = new_table()
+    source = FrameCounter()
+    script = {3: [Seen("play", "w1", 0.97, ())], 5: [Seen("discard", "b4", 0.5, ("b4", "g4"))]}
+    watcher = ScriptedWatcher(script)
+    svc = CameraService(table, lambda: source, lambda: watcher, fps=100)
+    table.act({"type": "hint"})  # a discard needs a hint token spent
+    svc.start()
+    wait(lambda: table.pending is not None)
+    table.correct(1, "g1")  # the white 1 was a green 1
+    table.confirm("g4")
+    wait(lambda: ("discard", "g4") in watcher.named)
+    assert watcher.named == [("play", "w1"), ("play", "g1"), ("discard", "g4")]
+    table.new_game(3, "base")
+    table.act({"type": "hint"})
+    table.act({"type": "play", "card": "r1"})  # entered by hand where the last game's play was
+    n = source.n
+    wait(lambda: source.n > n + 3)
+    svc.stop()
+    assert watcher.named[-1] == ("discard", "g4")
 
 
 class FakeTime:

@@ -45,6 +45,9 @@ class Scripted:
     def feed(self, frame, now):
         return [CardPlaced("play", "r1", 0.99, ())]
 
+    def known(self, zone, card):
+        pass
+
 
 def test_a_paused_camera_judges_nothing_and_after_resuming_ignores_what_lay_there(monkeypatch):
     monkeypatch.setattr(recognition, "QUIET_SECONDS", 0.3)

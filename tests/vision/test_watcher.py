@@ -157,6 +157,30 @@ def test_a_card_read_otherwise_when_judged_again_untouched_is_no_new_card(watche
     assert ev + ev2 == []
 
 
+def test_a_card_laid_squarely_on_a_misread_one_of_its_kind_is_announced_once_the_record_names_it(watcher_factory):
+    """A green 2 misread surely as a white 2 and corrected on the page; a white 2 then laid squarely
+    on it read as the card already told, and was missed. Told what the record holds (the green 2),
+    the watcher announces it."""
+    w: Watcher = watcher_factory()
+    classify = w.recognizer.classify
+
+    def misread_g2(views):
+        return [replace(c, card="w2", confidence=0.97) if c.card == "g2" else c for c in classify(views)]
+    w.recognizer.classify = misread_g2
+    table = Table(seed=4, design=12)
+    first = table.lay("g2", "play")
+    ev, t = run(w, table, 4, 0.0)
+    assert [(e.zone, e.card) for e in ev] == [("play", "w2")]
+    w.known("play", "g2")
+    w.known("discard", "r1")  # nothing lies there: nothing to name
+    table.scene.hand_zone, table.scene.hand_seed = "play", 2
+    ev, t = run(w, table, 2, t)
+    table.scene.hand_zone = None
+    table.scene.cards.append(replace(first, card="w2", face=table.design.render("w2", 5)))
+    ev2, t = run(w, table, 6, t)
+    assert [(e.zone, e.card) for e in ev + ev2] == [("play", "w2")]
+
+
 def test_a_hand_held_over_a_pile_hides_it_but_does_not_take_it_away(watcher_factory):
     """A hand about as light and grey as the mat, held still over the DISCARD pile: no card is
     found under it, and the mat's card mask does not see the hand either. Taken for a pile taken
