@@ -4,7 +4,9 @@ halfway, a random camera (up to 40 degrees off vertical) and light per deck, 1.5
 10 per second after each. The bench's own piles (bench_decks.py) are read without the watcher;
 this is what decides whether a card laid is judged at all. With --zones play,discard each card
 goes to either zone, as in a game, so a hand over one zone lies beside the other's pile; --hold
-frames is how long the hand stays over the zone before each card (a player who pauses).
+frames is how long the hand stays over the zone before each card (a player who pauses);
+--corrected puts each misread card right on the page, as a family does: the box then tells the
+watcher the card the record holds (``Watcher.known``).
 
 Per family: cards laid, plays never announced (and how many of those lay on a card of their own
 kind, which changes nothing a camera can see), plays announced twice, plays announced while a
@@ -14,6 +16,7 @@ hand passed with no card, and plays read right.
     python bench/bench_watcher.py --decks 6 --cards 20 --first-deck 73000 \\
         --families sepia-print,light-plain,coloured-face
     python bench/bench_watcher.py --zones play,discard --hold 8   # both piles, a hand that pauses
+    python bench/bench_watcher.py --corrected       # misread cards put right on the page
 """
 import argparse
 import collections
@@ -40,7 +43,8 @@ LAMP = 0.88  # the lamp dimmed halfway through each deck's game
 
 
 def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count: collections.Counter,
-              tick: Callable[[], None], zones: tuple[str, ...] = ("play",), hold: int = 2) -> None:
+              tick: Callable[[], None], zones: tuple[str, ...] = ("play",), hold: int = 2,
+              corrected: bool = False) -> None:
     deck = designs.design(family, seed)
     rng = np.random.default_rng([9, seed])
     camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
@@ -77,6 +81,8 @@ def play_deck(family: str, seed: int, cards: int, recognizer: Recognizer, count:
         count["never announced, on its own kind"] += not placed and under == kind
         count["announced twice"] += len(placed) > 1
         count["read right"] += bool(placed) and placed[0].card == kind
+        if corrected and placed:
+            watcher.known(zone, kind)
         tick()
 
 
@@ -89,6 +95,8 @@ def main() -> None:
     p.add_argument("--first-deck", type=int, default=73_000)
     p.add_argument("--zones", default="play", help="zones the cards are laid in, separated by commas")
     p.add_argument("--hold", type=int, default=2, help="frames the hand stays over the zone before each card")
+    p.add_argument("--corrected", action="store_true",
+                   help="misread cards are put right on the page, and the watcher is told the card (Watcher.known)")
     args = p.parse_args()
     cv2.setNumThreads(1)
     families = chosen_families(args.families)
@@ -99,12 +107,12 @@ def main() -> None:
         count: collections.Counter = collections.Counter()
         for d in range(args.decks):
             play_deck(family, args.first_deck + d, args.cards, recognizer, count, tick,
-                      tuple(args.zones.split(",")), args.hold)
+                      tuple(args.zones.split(",")), args.hold, args.corrected)
         rows[family] = count
     print(file=sys.stderr)
     print(f"watcher ({args.decks} decks x {args.cards} cards per family from deck {args.first_deck}, "
           f"laid in {args.zones}, a hand held {args.hold / 10:g} s before each card and one passing after it, "
-          f"a lamp dimmed halfway):")
+          f"a lamp dimmed halfway{', misread cards put right' if args.corrected else ''}):")
     print(f"  {'family':<16}{'laid':>6}{'never announced':>18}{'(own kind)':>12}{'twice':>8}"
           f"{'hand only':>11}{'read right':>12}")
     for family, c in rows.items():
