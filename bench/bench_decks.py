@@ -229,7 +229,9 @@ def main() -> None:
                    help="held-out (default: the test families), tuning, training, all, or names separated by commas")
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of each family's first deck")
     p.add_argument("--model", help="an ONNX card classifier to measure instead of the shipped one")
-    p.add_argument("--no-teach", action="store_true", help="skip the taught figures (faster)")
+    p.add_argument("--no-teach", action="store_true",
+                   help="skip the taught figures (faster; teaching draws from the scenes' random numbers, so the "
+                        "scenes differ: compare only with other runs without teaching)")
     p.add_argument("--watching", action="store_true",
                    help="read each pile as the box does during a game, knowing the zone before its top card")
     p.add_argument("--guided", action="store_true",
