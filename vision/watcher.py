@@ -11,6 +11,8 @@ counts only if the card read is another. A zone that changed around its top card
 itself stayed as it was (a hand at the pile's side) has no new card, however the card reads this
 time (an unsure reading may waver between two kinds). A pile is taken away (``ZoneCleared``) only
 when its zone looks as it did empty: a hand held still over a pile hides it without taking it away.
+The game's record has the last word on what lies on top of a pile (``known``): a correction, and
+the piles a watcher finds when it starts during a game, which were told before it started.
 """
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ class _Zone:
     untouched: bool = False                # judged on a change around the top card, which is as it was
     cut_before: np.ndarray | None = None   # the pile's picture the last judged card was cut out against
     empty: np.ndarray | None = None        # picture when last judged with no card: what the zone looks like empty
+    expected: str | None = None            # the card the game's record holds there, before the zone was first seen
 
 
 @dataclass
@@ -159,10 +162,15 @@ class Watcher:
     def known(self, zone: str, card: str) -> None:
         """The game's record names the card on top of ``zone`` (a player corrected the reading, or
         answered the OK prompt): a card misread and then laid squarely upon by one of the kind it
-        was misread as reads as the card already told, and was missed."""
-        z = self.zones.get(zone)
-        if z is not None and z.top is not None and z.top.card != card:
-            z.top = replace(z.top, card=card)
+        was misread as read as the card already told, and was missed. A zone not looked at yet (the
+        box started, or the camera came back, during a game) has that card lying there already: the
+        first card found there is taken for it, not announced again (a play counted twice)."""
+        z = self.zones.setdefault(zone, _Zone())
+        if z.top is not None:
+            if z.top.card != card:
+                z.top = replace(z.top, card=card)
+        elif z.judged is None:
+            z.expected = card
 
     def use_profile(self, profile: Profile | None, grown: bool = False) -> None:
         """Read the cards from now on with another deck profile; the piles stay as they were seen.
@@ -245,9 +253,12 @@ class Watcher:
                 return []  # the pile is still there (a hand held over it, or the card not found this time)
             z.empty = z.judged
             had = z.top is not None
-            z.top, z.area, z.centre = None, 0.0, None
+            z.top, z.area, z.centre, z.expected = None, 0.0, None, None
             return [ZoneCleared(name)] if had else []
         centre = view.rect_px.mean(axis=0) / PPM if view.rect_px is not None else None
+        if z.top is None and z.expected is not None:  # lying there before the watcher started: already told
+            z.top, z.area, z.centre, z.expected = replace(card, card=z.expected), view.area, centre, None
+            return []
         grew = (view.area - z.area > GROWTH
                 or (centre is not None and z.centre is not None and np.linalg.norm(centre - z.centre) > MOVED_MM))
         # faint: only the top card changed; untouched: it did not, so another reading is the same card read again

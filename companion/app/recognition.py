@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,16 @@ def one_line(error: BaseException) -> str:
     return text if len(text) <= REASON_LENGTH else text[:REASON_LENGTH - 1] + "…"
 
 
+def on_top(actions: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """The card last laid in each zone (``play``, ``discard``) as the game's record has it: the card
+    on top of that pile on the mat."""
+    top = {}
+    for action in actions:
+        if action.get("type") in ("play", "discard") and action.get("card") is not None:
+            top[str(action["type"])] = str(action["card"])
+    return top
+
+
 class CameraService:
     """Runs in its own thread: builds the watcher, opens the camera and reads it, and after any failure
     waits ``retry_seconds`` and tries again. With no camera configured (``open_source`` None) it only
@@ -78,8 +88,8 @@ class CameraService:
         self._quiet_until = float("-inf")
         self._update: Callable[[Watcher], None] | None = None
         self.on_told: Callable[[CardPlaced, int], None] | None = None  # a card told the table, and where it lands
-        self._told: dict[str, tuple[Any, int]] = {}  # each zone's last card told: its game's first state, its action
-        self._known: dict[str, str] = {}             # and the card the record held there, as last told the watcher
+        self._known: dict[str, str] = {}    # the card on top of each pile as last told the watcher
+        self._known_to: Watcher | None = None  # that watcher
 
     @property
     def status(self) -> str:
@@ -160,26 +170,23 @@ class CameraService:
             if self.on_refused is not None:
                 self.on_refused(e)
             return
-        game = self.table.game
-        if game is not None:
-            self._told[event.zone] = (game.states[0], index)
-            self._known.pop(event.zone, None)
         if self.on_told is not None:
             self.on_told(event, index)
 
     def _tell_known(self, watcher: Watcher) -> None:
-        """Tell the watcher the card the game's record holds for each zone's last card told, when
-        that changed: a correction, or the answer at the OK prompt, names the card now on the pile."""
+        """Tell the watcher the card on top of each pile as the game's record has it, when that
+        changed: a correction, or the answer at the OK prompt, names the card now on the pile, and a
+        watcher that starts during a game (the box restarted, the camera came back) learns what
+        already lies there instead of announcing it again."""
+        if watcher is not self._known_to:
+            self._known, self._known_to = {}, watcher
         game = self.table.game
-        for zone, (first, index) in list(self._told.items()):
-            if game is None or game.states[0] is not first:
-                del self._told[zone]  # another game: its piles are new
-                continue
-            action = game.actions[index] if index < len(game.actions) else None
-            card = action.get("card") if action is not None and action.get("type") == zone else None
-            if card is not None and self._known.get(zone) != card:
-                self._known[zone] = str(card)
-                watcher.known(zone, str(card))
+        if game is None:
+            return
+        for zone, card in on_top(game.actions).items():
+            if self._known.get(zone) != card:
+                self._known[zone] = card
+                watcher.known(zone, card)
 
     def _weigh(self, event: CardPlaced) -> Reading:
         """The event as this game can take it; an event without probabilities keeps its confidence
@@ -249,7 +256,6 @@ class CameraService:
                 if self._rebuild:
                     watcher = self._make_watcher()
                     self._rebuild = False
-                    self._told.clear()
                     self._quiet_until = started + max(QUIET_SECONDS, 5 * self.period)
                 update, self._update = self._update, None
                 if update is not None:

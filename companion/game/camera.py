@@ -49,4 +49,5 @@ class Watcher(Protocol):
     def feed(self, frame: Any, now: float) -> list[CameraEvent]: ...
     def known(self, zone: str, card: str) -> None:
         """The game's record names the card now on top of ``zone``: a card laid on it is judged
-        against that, not against how it was read."""
+        against that, not against how it was read, and a pile found there when the watcher starts
+        is that card, told before."""

@@ -84,7 +84,8 @@ def test_frames_flow_into_the_table():
 
 def test_the_watcher_hears_the_card_the_record_names_on_each_pile():
     """A card misread and corrected on the page, or answered at the OK prompt, is the card now on
-    its pile: the watcher judges the next card laid there against it. A new game's piles are new."""
+    its pile: the watcher judges the next card laid there against it. A card entered by hand lies
+    on its pile too."""
     table = new_table()
     source = FrameCounter()
     script = {3: [Seen("play", "w1", 0.97, ())], 5: [Seen("discard", "b4", 0.5, ("b4", "g4"))]}
@@ -96,14 +97,35 @@ def test_the_watcher_hears_the_card_the_record_names_on_each_pile():
     table.correct(1, "g1")  # the white 1 was a green 1
     table.confirm("g4")
     wait(lambda: ("discard", "g4") in watcher.named)
-    assert watcher.named == [("play", "w1"), ("play", "g1"), ("discard", "g4")]
-    table.new_game(3, "base")
-    table.act({"type": "hint"})
-    table.act({"type": "play", "card": "r1"})  # entered by hand where the last game's play was
-    n = source.n
-    wait(lambda: source.n > n + 3)
+    table.act({"type": "play", "card": "y1"})  # the camera missed it: entered by hand
+    wait(lambda: ("play", "y1") in watcher.named)
     svc.stop()
-    assert watcher.named[-1] == ("discard", "g4")
+    assert watcher.named == [("play", "w1"), ("play", "g1"), ("discard", "g4"), ("play", "y1")]
+
+
+def test_a_watcher_that_starts_during_a_game_hears_what_lies_on_the_piles_before_its_first_frame():
+    """The box restarted (or the camera came back) in the middle of a game: the cards on top of the
+    piles were told before, and announced again they would be played twice (a misplay, a fuse)."""
+    table = new_table()
+    for action in ({"type": "play", "card": "r1"}, {"type": "hint"}, {"type": "discard", "card": "b4"},
+                   {"type": "play", "card": "r2"}):
+        table.act(action)
+    calls = []
+
+    class Recording(ScriptedWatcher):
+        def feed(self, frame, now):
+            calls.append("frame")
+            return []
+
+        def known(self, zone, card):
+            calls.append((zone, card))
+    source = FrameCounter()
+    svc = CameraService(table, lambda: source, lambda: Recording({}), fps=100)
+    svc.start()
+    wait(lambda: source.n >= 3)
+    svc.stop()
+    assert calls[:3] == [("play", "r2"), ("discard", "b4"), "frame"]
+    assert calls[3:] == ["frame"] * (len(calls) - 3)  # told once, not every frame
 
 
 class FakeTime:

@@ -181,6 +181,23 @@ def test_a_card_laid_squarely_on_a_misread_one_of_its_kind_is_announced_once_the
     assert [(e.zone, e.card) for e in ev + ev2] == [("play", "w2")]
 
 
+def test_a_watcher_started_during_a_game_takes_the_piles_for_the_cards_the_record_holds(watcher_factory):
+    """The box restarted in the middle of a game, the piles lying as they were: their top cards are
+    not laid anew (announced, a play would count twice). A card laid afterwards is; so is the first
+    card in a zone the record names but which lies empty (the pile was taken away meanwhile)."""
+    w: Watcher = watcher_factory()
+    table = Table(seed=4, design=12)
+    table.lay("g2", "play")
+    w.known("play", "g2")
+    w.known("discard", "y1")
+    ev, t = run(w, table, 4, 0.0)
+    assert ev == [] and w.zones["play"].top.card == "g2"
+    table.lay("r3", "play")
+    table.lay("b4", "discard")
+    ev, t = run(w, table, 4, t)
+    assert sorted((e.zone, e.card) for e in ev) == [("discard", "b4"), ("play", "r3")]
+
+
 def test_a_hand_held_over_a_pile_hides_it_but_does_not_take_it_away(watcher_factory):
     """A hand about as light and grey as the mat, held still over the DISCARD pile: no card is
     found under it, and the mat's card mask does not see the hand either. Taken for a pile taken
