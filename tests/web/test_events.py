@@ -160,7 +160,8 @@ def test_live_server_streams_each_change_to_every_client(live: LiveServer) -> No
                 events += read_events(s, 1)
             *before, ev = events
             assert all(e["actions"] == 0 and e["hints"] == 8 for e in before)
-            assert ev["actions"] == 1 and ev["hints"] == 7 and ev["changes"][0]["kind"] == "hint"
+            # a busy broadcaster may take the new game and the hint as one burst: one event, both changes
+            assert ev["actions"] == 1 and ev["hints"] == 7 and [c["kind"] for c in ev["changes"]][-1] == "hint"
         assert time.perf_counter() - t0 < 2.0
     finally:
         for s in socks:
