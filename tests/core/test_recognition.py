@@ -112,7 +112,7 @@ def test_a_watcher_that_starts_during_a_game_hears_what_lies_on_the_piles_before
         table.act(action)
     calls = []
 
-    class Recording(ScriptedWatcher):
+    class Recording:
         def feed(self, frame, now):
             calls.append("frame")
             return []
@@ -120,7 +120,7 @@ def test_a_watcher_that_starts_during_a_game_hears_what_lies_on_the_piles_before
         def known(self, zone, card):
             calls.append((zone, card))
     source = FrameCounter()
-    svc = CameraService(table, lambda: source, lambda: Recording({}), fps=100)
+    svc = CameraService(table, lambda: source, lambda: Recording(), fps=100)
     svc.start()
     wait(lambda: source.n >= 3)
     svc.stop()
