@@ -163,14 +163,27 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
+COLOURED = [SUITS.index(s) for s in "rygb"]  # suits printed in one saturated ink
+RAINBOW = SUITS.index("m")
+RAINBOW_ENDS = 20.0  # how much likelier a rainbow card is when its ends surely show two coloured suits
+
+
 def card_probabilities(suit: np.ndarray, value: np.ndarray) -> np.ndarray:
     """Per card, from its two ends' suit and value logits (rows 2k and 2k+1): the probability of
     each label. The ends' opinions are averaged in log space (a geometric mean: two views of one
-    card are not independent witnesses), then suit and value are combined."""
+    card are not independent witnesses), then suit and value are combined. A plain card is printed
+    in one ink, so ends that read as two different coloured suits (a blue numeral at the top, a
+    yellow one at the bottom) speak for the rainbow, whose every numeral or burst may take another
+    colour: its share grows with the chance that the ends show two such suits."""
     def per_card(logits: np.ndarray) -> np.ndarray:
         lp = log_softmax(logits)
         return softmax(0.5 * (lp[0::2] + lp[1::2]))
     ps, pv = per_card(suit), per_card(value)
+    end = softmax(suit)[:, COLOURED]
+    top, bottom = end[0::2], end[1::2]
+    differ = top.sum(1) * bottom.sum(1) - (top * bottom).sum(1)
+    ps[:, RAINBOW] *= 1.0 + RAINBOW_ENDS * differ
+    ps /= ps.sum(1, keepdims=True)
     return (ps[:, :, None] * pv[:, None, :]).reshape(len(ps), -1)
 
 

@@ -36,6 +36,27 @@ def test_ends_that_disagree_leave_the_card_less_certain_than_ends_that_agree():
     assert disagree.max() < 0.6  # below UNSURE or near it: the box asks
 
 
+def _end(**shares: float) -> np.ndarray:
+    """One end's suit logits from the shares the network gives it (the rest split evenly)."""
+    p = np.full(7, (1.0 - sum(shares.values())) / (7 - len(shares)))
+    for suit, share in shares.items():
+        p["rygbwmk".index(suit)] = share
+    return np.log(p)
+
+
+def test_ends_that_show_two_coloured_suits_are_read_as_the_rainbow():
+    # a rainbow card drawn one colour per numeral: blue at the top, yellow at the bottom; each end
+    # alone looks like a plain card, with little said for the rainbow
+    blue, yellow = _end(b=0.9, y=0.03, m=0.03), _end(y=0.9, b=0.03, m=0.03)
+    three = np.full((2, 5), -5.0)
+    three[:, 2] = 5.0
+    two_colours = card_probabilities(np.stack([blue, yellow]), three)[0]
+    one_colour = card_probabilities(np.stack([blue, blue]), three)[0]
+    assert LABELS[int(two_colours.argmax())] == "m3"
+    assert two_colours.max() < 0.9   # still asked: a misread end also makes ends differ
+    assert LABELS[int(one_colour.argmax())] == "b3" and one_colour.max() > 0.8
+
+
 def test_both_ends_are_cut_the_same_way_up_and_described_against_their_own_face():
     crop = np.full((finder.CROP[1], finder.CROP[0], 3), (40, 120, 200), np.uint8)   # a face of any colour
     crop[5:25, 5:20] = 250                                                          # a numeral top left
