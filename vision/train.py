@@ -165,14 +165,16 @@ def dataset(samples: int, seed: int, design_base: int, families: float, workers:
     return x, y
 
 
-def patch_tensors(x: np.ndarray, y: np.ndarray):
-    """Both ends of every crop as network inputs (float16 to halve the memory), with their suit and
-    value targets."""
+def patch_batch(x: np.ndarray, y: np.ndarray, idx: np.ndarray):
+    """Network inputs of the ends numbered ``idx`` (end ``i`` is crop ``i // 2``, its top or its
+    bottom turned upright) with their suit and value targets. Made batch by batch: kept as inputs
+    (seven float channels) the samples would take over ten times the memory of their crops."""
     import torch
-    blobs = [torch.from_numpy(to_blob(ends(list(x[i:i + 2048]))).astype(np.float16)) for i in range(0, len(x), 2048)]
-    suits = torch.from_numpy(np.repeat(y // 5, 2)).long()
-    values = torch.from_numpy(np.repeat(y % 5, 2)).long()
-    return torch.cat(blobs), suits, values
+    crops = x[idx // 2]
+    patches = [c[:PATCH_ROWS] if i % 2 == 0 else c[::-1, ::-1][:PATCH_ROWS] for c, i in zip(crops, idx, strict=True)]
+    labels = y[idx // 2]
+    return (torch.from_numpy(to_blob(patches)), torch.from_numpy(labels // 5).long(),
+            torch.from_numpy(labels % 5).long())
 
 
 def build_model():
@@ -211,33 +213,32 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
     x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families)
     xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True)
     print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
-    xt, st, vt = patch_tensors(x, y)
-    del x
     model = build_model()
     lr = 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     batch = 256
-    steps = epochs * ((len(xt) + batch - 1) // batch)
+    ends_total = 2 * len(x)
+    steps = epochs * ((ends_total + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     for epoch in range(epochs):
         model.train()
-        perm = torch.randperm(len(xt))
+        perm = torch.randperm(ends_total).numpy()
         total = 0.0
-        for k, i in enumerate(range(0, len(xt), batch)):
-            idx = perm[i:i + batch]
+        for k, i in enumerate(range(0, ends_total, batch)):
+            inputs, suits, values = patch_batch(x, y, perm[i:i + batch])
             opt.zero_grad()
-            suit, value, _ = model(xt[idx].float())
-            loss = loss_fn(suit, st[idx]) + loss_fn(value, vt[idx])
+            suit, value, _ = model(inputs)
+            loss = loss_fn(suit, suits) + loss_fn(value, values)
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss.detach()) * len(idx)
+            total += float(loss.detach()) * len(suits)
             if k % 50 == 0:
-                print(f"\r  epoch {epoch + 1}/{epochs} [{'#' * (30 * i // len(xt)):<30}] {time.time() - t0:.0f} s",
+                print(f"\r  epoch {epoch + 1}/{epochs} [{'#' * (30 * i // ends_total):<30}] {time.time() - t0:.0f} s",
                       end="", file=sys.stderr, flush=True)
         acc = evaluate(model, xv, yv)
-        print(f"\repoch {epoch + 1}/{epochs}: loss {total / len(xt):.3f}, check accuracy {acc:.4f} "
+        print(f"\repoch {epoch + 1}/{epochs}: loss {total / ends_total:.3f}, check accuracy {acc:.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
         if max_minutes is not None and time.time() - t0 > max_minutes * 60 and epoch + 1 < epochs:
             print(f"out of time after {epoch + 1} epochs: exporting this model", flush=True)
