@@ -175,11 +175,11 @@ def card_probabilities(suit: np.ndarray, value: np.ndarray) -> np.ndarray:
     in one ink, so ends that read as two different coloured suits (a blue numeral at the top, a
     yellow one at the bottom) speak for the rainbow, whose every numeral or burst may take another
     colour: its share grows with the chance that the ends show two such suits."""
-    def per_card(logits: np.ndarray) -> np.ndarray:
-        lp = log_softmax(logits)
+    def per_card(lp: np.ndarray) -> np.ndarray:
         return softmax(0.5 * (lp[0::2] + lp[1::2]))
-    ps, pv = per_card(suit), per_card(value)
-    end = softmax(suit)[:, COLOURED]
+    each_end = log_softmax(suit)
+    ps, pv = per_card(each_end), per_card(log_softmax(value))
+    end = np.exp(each_end)[:, COLOURED]
     top, bottom = end[0::2], end[1::2]
     differ = top.sum(1) * bottom.sum(1) - (top * bottom).sum(1)
     ps[:, RAINBOW] *= 1.0 + RAINBOW_ENDS * differ

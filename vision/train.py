@@ -171,7 +171,7 @@ def patch_batch(x: np.ndarray, y: np.ndarray, idx: np.ndarray):
     (seven float channels) the samples would take over ten times the memory of their crops."""
     import torch
     crops = x[idx // 2]
-    patches = [c[:PATCH_ROWS] if i % 2 == 0 else c[::-1, ::-1][:PATCH_ROWS] for c, i in zip(crops, idx, strict=True)]
+    patches = [ends([c])[i % 2] for c, i in zip(crops, idx, strict=True)]
     labels = y[idx // 2]
     return (torch.from_numpy(to_blob(patches)), torch.from_numpy(labels // 5).long(),
             torch.from_numpy(labels % 5).long())

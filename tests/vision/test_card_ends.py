@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from companion.game.cards import SUITS
 from vision import finder
 from vision.classifier import CHANNELS, PATCH_ROWS, card_probabilities, ends, to_blob
 from vision.labels import LABELS
@@ -40,7 +41,7 @@ def _end(**shares: float) -> np.ndarray:
     """One end's suit logits from the shares the network gives it (the rest split evenly)."""
     p = np.full(7, (1.0 - sum(shares.values())) / (7 - len(shares)))
     for suit, share in shares.items():
-        p["rygbwmk".index(suit)] = share
+        p[SUITS.index(suit)] = share
     return np.log(p)
 
 
