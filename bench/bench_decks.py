@@ -10,7 +10,7 @@ core, and the median time to fit a deck's profile from its 35 photos.
 
     python bench/bench_decks.py                      # small and fast: 30 scenes per family
     python bench/bench_decks.py --frames 700         # 2,100 scenes over the three held-out families
-    python bench/bench_decks.py --model out/cards.onnx --families all   # a candidate model, every family
+    python bench/bench_decks.py --model out/a.onnx out/b.onnx --families all   # candidate networks, every family
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
     python bench/bench_decks.py --watching           # as during a game: the box saw each pile before its top card
     python bench/bench_decks.py --guided             # decks taught by the Teach page's lesson, cards on one pile
@@ -228,7 +228,8 @@ def main() -> None:
     p.add_argument("--families", default="held-out",
                    help="held-out (default: the test families), tuning, training, all, or names separated by commas")
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of each family's first deck")
-    p.add_argument("--model", help="an ONNX card classifier to measure instead of the shipped one")
+    p.add_argument("--model", nargs="+", help="ONNX card classifiers (read together) to measure instead "
+                   "of the shipped ones")
     p.add_argument("--no-teach", action="store_true",
                    help="skip the taught figures (faster; teaching draws from the scenes' random numbers, so the "
                         "scenes differ: compare only with other runs without teaching)")
@@ -241,9 +242,10 @@ def main() -> None:
     args = p.parse_args()
     chosen = chosen_families(args.families)
     if args.model:
-        if not os.path.isfile(args.model):
-            raise SystemExit(f"no model at {args.model}: train one with python -m vision.train --out FILE")
-        classifier.load_model = lambda: classifier._read_net(args.model)
+        for path in args.model:
+            if not os.path.isfile(path):
+                raise SystemExit(f"no model at {path}: train one with python -m vision.train --out FILE")
+        classifier.load_models = lambda: [classifier._read_net(path) for path in args.model]
     cv2.setNumThreads(1)
     t0 = time.time()
     rows = {}
@@ -261,7 +263,7 @@ def main() -> None:
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     how = ("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
     print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
-          f"seed {args.seed}, model {args.model or 'shipped'}, {how}; "
+          f"seed {args.seed}, model {' + '.join(args.model or ['shipped'])}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "
           f"{typefaces[1]} for held-out ones, make fonts installs them):")
     print(f"  {'family':<20}{'role':>9}" + "".join(f"{c:>12}" for c in COLUMNS))

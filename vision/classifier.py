@@ -21,7 +21,9 @@ from . import teach
 from .finder import CROP, WHITE_TARGET
 from .labels import LABELS
 
-MODEL_PACKAGE, MODEL_NAME = "models", "cards.onnx"
+MODEL_PACKAGE = "models"
+# the networks that read a card together, trained alike from other seeds
+MODEL_NAMES = ("cards.onnx", "cards-2.onnx")
 UNSURE = 0.5   # below this the card is reported as null, with its candidates
 RULED_OUT = 1e-3  # a kind less likely than this is left out of a guess's probabilities
 
@@ -40,28 +42,31 @@ class Guess:
     probabilities: tuple[tuple[str, float], ...] = ()  # every kind not quite ruled out, most likely first
 
 
-def model_resource() -> Traversable:
-    """The shipped classifier, wherever the package is installed (a checkout, a venv, a zip)."""
+def model_resource(name: str = MODEL_NAMES[0]) -> Traversable:
+    """A shipped network's file, wherever the package is installed (a checkout, a venv, a zip)."""
     try:
-        return resources.files(MODEL_PACKAGE).joinpath(MODEL_NAME)
+        return resources.files(MODEL_PACKAGE).joinpath(name)
     except ModuleNotFoundError:
         raise ModelMissing(f"the card classifier package '{MODEL_PACKAGE}' is not installed; reinstall "
                            "the companion (pip install .)") from None
 
 
-def _shipped_model() -> Traversable:
+def _shipped_model(name: str) -> Traversable:
     """The network's file, or ModelMissing saying how to get it back."""
-    model = model_resource()
+    model = model_resource(name)
     if not model.is_file():
         raise ModelMissing(f"the card classifier {model} is missing; reinstall the package "
-                           "or train one with: python -m vision.train")
+                           "or train the networks again (python -m vision.train; models/README.md says how)")
     return model
 
 
-def load_model() -> cv2.dnn.Net:
-    """The shipped network; ``cv2.dnn`` reads only real files, so one in a zip is unpacked first."""
-    with resources.as_file(_shipped_model()) as path:
-        return _read_net(str(path))
+def load_models() -> list[cv2.dnn.Net]:
+    """The shipped networks; ``cv2.dnn`` reads only real files, so one in a zip is unpacked first."""
+    nets = []
+    for name in MODEL_NAMES:
+        with resources.as_file(_shipped_model(name)) as path:
+            nets.append(_read_net(str(path)))
+    return nets
 
 
 def _read_net(path: str) -> cv2.dnn.Net:
@@ -189,15 +194,15 @@ def card_probabilities(suit: np.ndarray, value: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Classifier:
-    """The general network, and a taught deck's own model on top of it when there is a profile."""
+    """The general networks, and a taught deck's own model on top of them when there is a profile."""
 
     profile: Profile | None = None
-    _net: cv2.dnn.Net = field(init=False, repr=False)
+    _nets: list[cv2.dnn.Net] = field(init=False, repr=False)
     _recent: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=RECENT))
     _grown: bool = field(init=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
-        self._net = load_model()
+        self._nets = load_models()
         if self.profile is not None and not self.profile.fitted:
             self.profile.fit(self)  # taught with another network: its features have changed
 
@@ -212,16 +217,25 @@ class Classifier:
         self._recent.clear()
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Class probabilities, the network's features of both ends side by side, and its input."""
+        """Class probabilities, every network's features of both ends side by side (unit length per
+        network), and the input. Each end's readings by the networks are averaged in log space:
+        networks trained alike from other seeds err on different cards of a deck none has seen."""
         blob = to_blob(ends(crops))
-        self._net.setInput(blob)
-        suit, value, features = self._net.forward(["suit", "value", "features"])
-        probs = card_probabilities(suit.reshape(2 * len(crops), -1), value.reshape(2 * len(crops), -1))
-        return probs, features.reshape(len(crops), -1), blob
+        readings = []
+        for net in self._nets:
+            net.setInput(blob)
+            readings.append(net.forward(["suit", "value", "features"]))
+
+        def together(head: int) -> np.ndarray:
+            return np.mean([log_softmax(r[head].reshape(2 * len(crops), -1)) for r in readings], 0)
+        probs = card_probabilities(together(0), together(1))
+        each = [r[2].reshape(len(crops), -1) for r in readings]
+        features = np.concatenate([f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9) for f in each], 1)
+        return probs, features, blob
 
     @staticmethod
     def _deck_view(features: np.ndarray, summary: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
-        """What a deck's model sees of each crop: the network's unit-length features of both ends,
+        """What a deck's model sees of each crop: the networks' features of both ends (unit length),
         the ink's colour and share on each end, and the whole card in coarse cells (``card_map``).
         Only a taught deck needs it: untaught reading skips it."""
         unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-9)
@@ -229,7 +243,7 @@ class Classifier:
                                INK_WEIGHT * card_map(crops)], 1)
 
     def general(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities per crop from the general network alone, whatever the profile."""
+        """Class probabilities per crop from the general networks alone, whatever the profile."""
         return self._run(crops)[0]
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
@@ -418,13 +432,16 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch, likely)
 
 
-DECK_VIEW = 2  # what ``Classifier._deck_view`` holds (2: the card's map added)
+DECK_VIEW = 3  # what ``Classifier._deck_view`` holds (2: the card's map added; 3: every network's features)
 
 
 def model_hash() -> str:
-    """Names the shipped network and the deck view: a deck model fitted on what they show of a card
-    is valid only with both (an older profile is fitted again from its pictures)."""
-    return f"{hashlib.sha256(_shipped_model().read_bytes()).hexdigest()[:16]}.{DECK_VIEW}"
+    """Names the shipped networks and the deck view: a deck model fitted on what they show of a
+    card is valid only with them (an older profile is fitted again from its pictures)."""
+    digest = hashlib.sha256()
+    for name in MODEL_NAMES:
+        digest.update(_shipped_model(name).read_bytes())
+    return f"{digest.hexdigest()[:16]}.{DECK_VIEW}"
 
 
 # -- profiles of a family's own deck ------------------------------------------------------------

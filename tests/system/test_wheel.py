@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from vision.classifier import MODEL_NAMES
 
 pytestmark = pytest.mark.slow  # builds and installs the wheel
 
@@ -49,10 +50,13 @@ def names(wheel):
 
 
 def test_the_wheel_holds_the_card_classifier_and_its_record(wheel, names):
-    assert {"models/__init__.py", "models/cards.onnx", "models/cards.json"} <= names
-    with zipfile.ZipFile(wheel) as z:
-        shipped = z.read("models/cards.onnx")
-    assert shipped == (Path(ROOT) / "models" / "cards.onnx").read_bytes()
+    assert "models/__init__.py" in names
+    for network in MODEL_NAMES:
+        record = network.replace(".onnx", ".json")
+        assert {f"models/{network}", f"models/{record}"} <= names
+        with zipfile.ZipFile(wheel) as z:
+            shipped = z.read(f"models/{network}")
+        assert shipped == (Path(ROOT) / "models" / network).read_bytes()
 
 
 @pytest.mark.parametrize("folder, pattern", [

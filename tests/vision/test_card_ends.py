@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from companion.game.cards import SUITS
-from vision import finder
+from vision import classifier, finder
 from vision.classifier import CHANNELS, PATCH_ROWS, card_probabilities, ends, to_blob
 from vision.labels import LABELS
 
@@ -70,3 +70,36 @@ def test_both_ends_are_cut_the_same_way_up_and_described_against_their_own_face(
     ink = blob[0, 3]
     assert ink[10, 10] > 0.9 and abs(ink[35, 50]) < 0.05      # ink on the numeral, none on the face
     assert np.allclose(blob[1, 3], 0) and np.allclose(blob[1, 0], 0)   # a blank end shows no ink
+
+
+class _Network:
+    """Stands in for one ``cv2.dnn`` network: the same logits and features for every end it reads."""
+
+    def __init__(self, suit: np.ndarray, value: np.ndarray, features: np.ndarray):
+        self.out, self.ends = {"suit": suit, "value": value, "features": features}, 0
+
+    def setInput(self, blob: np.ndarray) -> None:  # noqa: N802  (cv2.dnn's name)
+        self.ends = len(blob)
+
+    def forward(self, names: list[str]) -> list[np.ndarray]:
+        return [np.tile(self.out[name], (self.ends, 1)) for name in names]
+
+
+def test_the_networks_read_a_card_together_and_each_ones_features_describe_it(monkeypatch):
+    three = np.log(np.array([0.02, 0.02, 0.9, 0.04, 0.02]))
+    blue, white = _end(b=0.9, w=0.05), _end(w=0.9, b=0.05)
+    first, second = np.arange(1.0, 97.0), np.arange(96.0, 0.0, -1.0)
+    crop = np.full((finder.CROP[1], finder.CROP[0], 3), 128, np.uint8)
+    read = {}
+    for name, nets in {"blue": [_Network(blue, three, first)], "white": [_Network(white, three, first)],
+                       "both": [_Network(blue, three, first), _Network(white, three, second)]}.items():
+        monkeypatch.setattr(classifier, "load_models", lambda nets=nets: nets)
+        reader = classifier.Classifier()
+        read[name] = reader.general([crop])[0]
+        seen = [np.tile(f.out["features"], 2) for f in nets]    # both ends' features of each network
+        view = reader.describe([crop])[0, :len(seen) * 192]
+        assert np.allclose(view, np.concatenate([f / np.linalg.norm(f) for f in seen]) / np.sqrt(len(seen)))
+    assert LABELS[int(read["blue"].argmax())] == "b3" and LABELS[int(read["white"].argmax())] == "w3"
+    both = read["both"]
+    assert max(both[LABELS.index("b3")], both[LABELS.index("w3")]) < classifier.UNSURE  # they disagree: the box asks
+    assert np.allclose(both, card_probabilities(np.stack([(blue + white) / 2] * 2), np.stack([three] * 2)))
