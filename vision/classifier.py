@@ -25,6 +25,7 @@ MODEL_PACKAGE = "models"
 # the networks that read a card together, trained alike from other seeds
 MODEL_NAMES = ("cards.onnx", "cards-2.onnx")
 UNSURE = 0.5   # below this the card is reported as null, with its candidates
+SECOND_LOOK = 0.97  # a card the first network reads at least this surely is not read by the others
 RULED_OUT = 1e-3  # a kind less likely than this is left out of a guess's probabilities
 
 
@@ -216,22 +217,38 @@ class Classifier:
         self._grown = grown
         self._recent.clear()
 
-    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _run(self, crops: list[np.ndarray], described: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities, every network's features of both ends side by side (unit length per
         network), and the input. Each end's readings by the networks are averaged in log space:
-        networks trained alike from other seeds err on different cards of a deck none has seen."""
+        networks trained alike from other seeds err on different cards of a deck none has seen. A
+        card the first network reads surely (``SECOND_LOOK``) is left to it unless ``described``
+        (a deck's model needs every network's features); the features are then the first's alone."""
         blob = to_blob(ends(crops))
-        readings = []
-        for net in self._nets:
-            net.setInput(blob)
-            readings.append(net.forward(["suit", "value", "features"]))
+        suit, value, first = self._read(self._nets[0], blob)
+        sure = card_probabilities(suit, value).max(1) >= SECOND_LOOK
+        others = np.arange(len(crops)) if described else np.flatnonzero(~sure)
+        ends_of = np.stack([2 * others, 2 * others + 1], 1).ravel()
+        features = [first]
+        for net in self._nets[1:] if len(others) else []:
+            more_suit, more_value, more = self._read(net, blob[ends_of])
+            suit[ends_of] += more_suit
+            value[ends_of] += more_value
+            features.append(more)
+        read_by = np.ones(2 * len(crops))
+        read_by[ends_of] = len(features)
+        probs = card_probabilities(suit / read_by[:, None], value / read_by[:, None])
+        if not described:
+            return probs, first, blob
+        return probs, np.concatenate([f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9) for f in features], 1), blob
 
-        def together(head: int) -> np.ndarray:
-            return np.mean([log_softmax(r[head].reshape(2 * len(crops), -1)) for r in readings], 0)
-        probs = card_probabilities(together(0), together(1))
-        each = [r[2].reshape(len(crops), -1) for r in readings]
-        features = np.concatenate([f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9) for f in each], 1)
-        return probs, features, blob
+    @staticmethod
+    def _read(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One network's suit and value log-probabilities per end, and its features per card."""
+        net.setInput(blob)
+        suit, value, features = net.forward(["suit", "value", "features"])
+        ends_read = len(blob)
+        return (log_softmax(suit.reshape(ends_read, -1)), log_softmax(value.reshape(ends_read, -1)),
+                features.reshape(ends_read // 2, -1))
 
     @staticmethod
     def _deck_view(features: np.ndarray, summary: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
@@ -244,7 +261,7 @@ class Classifier:
 
     def general(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities per crop from the general networks alone, whatever the profile."""
-        return self._run(crops)[0]
+        return self._run(crops, described=False)[0]
 
     def describe(self, crops: list[np.ndarray]) -> np.ndarray:
         """What a deck's model sees of each crop (``_deck_view``), for many crops, a few at a time:
@@ -262,11 +279,11 @@ class Classifier:
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
         the network is never sure of a pale suit that may be white on a face of its colour
         (``doubt_face_suit``). ``remember``: the crops are cards seen (``mismatch`` counts them)."""
-        probs, features, blob = self._run(crops)
+        deck = self.profile.deck if self.profile is not None else None
+        probs, features, blob = self._run(crops, described=deck is not None)
         faces, summary = teach.face_colours(crops), ink_summary(blob)
         # the network alone does not know this deck's inks
         alone = doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR], crops)
-        deck = self.profile.deck if self.profile is not None else None
         if deck is None:
             return alone, None
         taught, distance = deck.posterior(self._deck_view(features, summary, crops), faces, LABELS)

@@ -103,3 +103,18 @@ def test_the_networks_read_a_card_together_and_each_ones_features_describe_it(mo
     both = read["both"]
     assert max(both[LABELS.index("b3")], both[LABELS.index("w3")]) < classifier.UNSURE  # they disagree: the box asks
     assert np.allclose(both, card_probabilities(np.stack([(blue + white) / 2] * 2), np.stack([three] * 2)))
+
+
+def test_a_card_the_first_network_reads_surely_is_left_to_it_unless_a_taught_deck_needs_every_network(monkeypatch):
+    sure = np.log(np.array([0.0025, 0.0025, 0.99, 0.0025, 0.0025]))
+    blue, white = _end(b=0.995), _end(w=0.9, b=0.05)
+    crop = np.full((finder.CROP[1], finder.CROP[0], 3), 128, np.uint8)
+    first, second = _Network(blue, sure, np.arange(1.0, 97.0)), _Network(white, sure, np.ones(96))
+    monkeypatch.setattr(classifier, "load_models", lambda: [first, second])
+    reader = classifier.Classifier()
+    alone = reader.general([crop])[0]
+    assert second.ends == 0      # not asked
+    assert LABELS[int(alone.argmax())] == "b3" and alone.max() >= classifier.SECOND_LOOK
+    reader.describe([crop])
+    assert second.ends == 2      # a deck's model is fitted on both networks' features
+
