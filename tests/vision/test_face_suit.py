@@ -121,7 +121,7 @@ def test_a_card_read_alone_on_a_blue_face_is_asked(monkeypatch):
     reader = Classifier()
     crop = np.zeros((CROP[1], CROP[0], 3), np.uint8)
     crop[:] = BLUE_FACE
-    monkeypatch.setattr(reader, "_run", lambda crops: (one_hot("b3", 0.99), None, to_blob(ends(crops))))
+    monkeypatch.setattr(reader, "_run", lambda crops, described=True: (one_hot("b3", 0.99), None, to_blob(ends(crops))))
     guess = reader.classify([crop])[0]
     assert guess.card == "b3" and guess.confidence < 0.9 and "w3" in guess.candidates
 
@@ -160,8 +160,9 @@ def test_a_taught_deck_undecided_between_white_and_the_face_suit_is_not_settled_
     """Taught, the network's say comes with its doubt: on a blue face its sure blue 3 is, for the
     white card whose ink points at white, no reason to read blue; the tint of the face stays blue."""
     reader = Classifier(profile=SimpleNamespace(deck=UndecidedDeck(), fitted=True))  # type: ignore[arg-type]
-    monkeypatch.setattr(reader, "_run", lambda crops: (np.concatenate([one_hot("b3", 0.99)] * len(crops)),
-                                                       np.ones((len(crops), 192), np.float32), to_blob(ends(crops))))
+    monkeypatch.setattr(reader, "_run", lambda crops, described=True: (
+        np.concatenate([one_hot("b3", 0.99)] * len(crops)), np.ones((len(crops), 192), np.float32),
+        to_blob(ends(crops))))
     white, tint = reader.classify([printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))])
     assert white.card == "w3" and white.confidence < 0.9
     assert tint.card == "b3"
