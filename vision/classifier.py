@@ -225,8 +225,10 @@ class Classifier:
         (a deck's model needs every network's features); the features are then the first's alone."""
         blob = to_blob(ends(crops))
         suit, value, first = self._read(self._nets[0], blob)
-        sure = card_probabilities(suit, value).max(1) >= SECOND_LOOK
-        others = np.arange(len(crops)) if described else np.flatnonzero(~sure)
+        if described:
+            others = np.arange(len(crops))
+        else:
+            others = np.flatnonzero(card_probabilities(suit, value).max(1) < SECOND_LOOK)
         ends_of = np.stack([2 * others, 2 * others + 1], 1).ravel()
         features = [first]
         for net in self._nets[1:] if len(others) else []:
