@@ -1,2 +1,2 @@
-"""The trained card classifier, two networks read together (``cards.onnx``, ``cards-2.onnx``), and
-their run records (``cards.json``, ``cards-2.json``), shipped as package data."""
+"""The trained card classifier, three networks read together (``cards.onnx``, ``cards-2.onnx``,
+``cards-3.onnx``), and their run records (``cards*.json``), shipped as package data."""

@@ -23,7 +23,7 @@ from .labels import LABELS
 
 MODEL_PACKAGE = "models"
 # the networks that read a card together, trained alike from other seeds
-MODEL_NAMES = ("cards.onnx", "cards-2.onnx")
+MODEL_NAMES = ("cards.onnx", "cards-2.onnx", "cards-3.onnx")
 UNSURE = 0.5   # below this the card is reported as null, with its candidates
 SECOND_LOOK = 0.97  # a card the first network reads at least this surely is not read by the others
 RULED_OUT = 1e-3  # a kind less likely than this is left out of a guess's probabilities
