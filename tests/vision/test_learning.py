@@ -78,7 +78,7 @@ def test_the_next_game_of_a_learned_deck_is_read_surely(plain, learned):
     second = game_crops(plain, DECK, 2)
     alone = sure_and_right(plain.classifier, second)
     with_deck = sure_and_right(Classifier(profile=learned.profile), second)
-    # three networks alone read 23 of these 30 cards surely and right (two: fewer), so the deck
+    # three networks alone read 23 of these 30 cards surely and right, so the deck
     # learned from the first game has less to add: at least one card more, and no sure mistake more
     assert with_deck[0] >= alone[0] + 0.03, (alone, with_deck)
     assert with_deck[1] <= alone[1], (alone, with_deck)
