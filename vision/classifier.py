@@ -26,6 +26,7 @@ MODEL_PACKAGE = "models"
 MODEL_NAMES = ("cards.onnx", "cards-2.onnx", "cards-3.onnx")
 UNSURE = 0.5   # below this the card is reported as null, with its candidates
 SECOND_LOOK = 0.97  # a card the first network reads at least this surely is not read by the others
+QUICK_SURE = 0.9    # a taught deck's card its quick look reads this surely (and that fits) is not read by the others
 RULED_OUT = 1e-3  # a kind less likely than this is left out of a guess's probabilities
 
 
@@ -193,6 +194,20 @@ def card_probabilities(suit: np.ndarray, value: np.ndarray) -> np.ndarray:
     return (ps[:, :, None] * pv[:, None, :]).reshape(len(ps), -1)
 
 
+@dataclass(frozen=True)
+class FirstLook:
+    """The first network's reading of some cards: what the other networks and a deck's model add to."""
+
+    blob: np.ndarray      # both ends of each card as the networks take them (``to_blob``)
+    suit: np.ndarray      # log-probabilities per end
+    value: np.ndarray
+    features: np.ndarray  # per card
+
+    def of(self, rows: np.ndarray) -> FirstLook:
+        ends_of = np.stack([2 * rows, 2 * rows + 1], 1).ravel()
+        return FirstLook(self.blob[ends_of], self.suit[ends_of], self.value[ends_of], self.features[rows])
+
+
 @dataclass
 class Classifier:
     """The general networks, and a taught deck's own model on top of them when there is a profile."""
@@ -217,14 +232,16 @@ class Classifier:
         self._grown = grown
         self._recent.clear()
 
-    def _run(self, crops: list[np.ndarray], described: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Class probabilities, every network's features of both ends side by side (unit length per
-        network), and the input. Each end's readings by the networks are averaged in log space:
-        networks trained alike from other seeds err on different cards of a deck none has seen. A
-        card the first network reads surely (``SECOND_LOOK``) is left to it unless ``described``
-        (a deck's model needs every network's features); the features are then the first's alone."""
-        blob = to_blob(ends(crops))
-        suit, value, first = self._read(self._nets[0], blob)
+    def _run(self, crops: list[np.ndarray], described: bool = True,
+             look: FirstLook | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities, every network's features of both ends side by side
+        (``_joined_features``), and the input. Each end's readings by the networks are averaged in
+        log space: networks trained alike from other seeds err on different cards of a deck none has
+        seen. A card the first network reads surely (``SECOND_LOOK``) is left to it unless
+        ``described`` (a deck's model needs every network's features); the features are then the
+        first's alone. ``look``: the first network's reading of ``crops``, when taken already."""
+        look = look or self._first_look(crops)
+        blob, first, suit, value = look.blob, look.features, look.suit.copy(), look.value.copy()
         if described:
             others = np.arange(len(crops))
         else:
@@ -241,7 +258,27 @@ class Classifier:
         probs = card_probabilities(suit / read_by[:, None], value / read_by[:, None])
         if not described:
             return probs, first, blob
-        return probs, np.concatenate([f / (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9) for f in features], 1), blob
+        return probs, self._joined_features(features), blob
+
+    def _joined_features(self, features: list[np.ndarray]) -> np.ndarray:
+        """The networks' features side by side, each network's of unit length over the square root
+        of how many networks there are (the whole of unit length when all have read the card)."""
+        scale = np.sqrt(len(self._nets))
+        return np.concatenate([f / (scale * (np.linalg.norm(f, axis=1, keepdims=True) + 1e-9)) for f in features], 1)
+
+    def _first_look(self, crops: list[np.ndarray]) -> FirstLook:
+        blob = to_blob(ends(crops))
+        return FirstLook(blob, *self._read(self._nets[0], blob))
+
+    def quick_columns(self) -> np.ndarray:
+        """The columns of the deck's view (``_deck_view``) a quick look at a taught card reads: the
+        first network's features, the ink summary and the card's map."""
+        blank = [np.zeros((CROP[1], CROP[0], 3), np.uint8)]
+        look = self._first_look(blank)
+        first = look.features.shape[1]
+        rest = self._deck_view(look.features, ink_summary(look.blob), card_map(blank)).shape[1] - first
+        width = self.describe(blank).shape[1]
+        return np.concatenate([np.arange(first), np.arange(width - rest, width)])
 
     @staticmethod
     def _read(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -253,13 +290,11 @@ class Classifier:
                 features.reshape(ends_read // 2, -1))
 
     @staticmethod
-    def _deck_view(features: np.ndarray, summary: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
-        """What a deck's model sees of each crop: the networks' features of both ends (unit length),
-        the ink's colour and share on each end, and the whole card in coarse cells (``card_map``).
-        Only a taught deck needs it: untaught reading skips it."""
-        unit = features / (np.linalg.norm(features, axis=1, keepdims=True) + 1e-9)
-        return np.concatenate([unit, INK_WEIGHT * summary.reshape(len(features), -1),
-                               INK_WEIGHT * card_map(crops)], 1)
+    def _deck_view(features: np.ndarray, summary: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        """What a deck's model sees of each crop: the networks' features of both ends
+        (``_joined_features``), the ink's colour and share on each end, and the whole card in coarse
+        cells (``card_map``). Only a taught deck needs it: untaught reading skips it."""
+        return np.concatenate([features, INK_WEIGHT * summary.reshape(len(features), -1), INK_WEIGHT * cells], 1)
 
     def general(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities per crop from the general networks alone, whatever the profile."""
@@ -272,7 +307,7 @@ class Classifier:
         views = []
         for batch in batches:
             _, features, blob = self._run(batch)
-            views.append(self._deck_view(features, ink_summary(blob), batch))
+            views.append(self._deck_view(features, ink_summary(blob), card_map(batch)))
         return np.concatenate(views)
 
     def probabilities(self, crops: list[np.ndarray], remember: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
@@ -280,33 +315,66 @@ class Classifier:
         While the profile seems to be of another deck, every card is read by the general network
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
         the network is never sure of a pale suit that may be white on a face of its colour
-        (``doubt_face_suit``). ``remember``: the crops are cards seen (``mismatch`` counts them)."""
+        (``doubt_face_suit``). A profile's card is first read by the first network and the deck's
+        quick model; only a card that look leaves unsure, or that does not fit, is read by every
+        network and the deck's whole model. A deck grown from the game's first cards, from one
+        picture of each kind cut out of a pile, is read by every network at once. ``remember``: the
+        crops are cards seen (``mismatch`` counts them)."""
         deck = self.profile.deck if self.profile is not None else None
-        probs, features, blob = self._run(crops, described=deck is not None)
-        faces, summary = teach.face_colours(crops), ink_summary(blob)
-        # the network alone does not know this deck's inks
-        alone = doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR], crops)
+        faces = teach.face_colours(crops)
         if deck is None:
-            return alone, None
-        taught, distance = deck.posterior(self._deck_view(features, summary, crops), faces, LABELS)
+            probs, _, blob = self._run(crops, described=False)
+            return self._alone(probs, crops, faces, ink_summary(blob)), None
+        taught, alone = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
+        distance, full, look = np.empty(len(crops)), np.ones(len(crops), bool), None
+        cells = card_map(crops)
+        if deck.quick is not None and not self.mismatch and not self._grown:
+            look = self._first_look(crops)
+            summary = ink_summary(look.blob)
+            view = self._deck_view(self._joined_features([look.features]), summary, cells)
+            taught, distance = deck.quick.posterior(view, faces, LABELS)
+            alone = self._alone(card_probabilities(look.suit, look.value), crops, faces, summary)
+            full = (self._with_deck(taught, distance, alone, deck).max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
+        rows = np.flatnonzero(full)
+        if len(rows):
+            part = [crops[i] for i in rows]
+            probs, features, blob = self._run(part, look=None if look is None else look.of(rows))
+            summary = ink_summary(blob)
+            alone[rows] = self._alone(probs, part, faces[rows], summary)
+            taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
+                                                          LABELS)
         fits = distance <= teach.FIT_MARGIN
         if remember:
             self._recent.extend(float(d) for d in distance)
         if self.mismatch:
+            kept = np.flatnonzero(~full)  # found only now: the cards the quick look kept are read as untaught
+            if look is not None and len(kept):
+                probs, _, blob = self._run([crops[i] for i in kept], described=False, look=look.of(kept))
+                alone[kept] = self._alone(probs, [crops[i] for i in kept], faces[kept], ink_summary(blob))
             return alone, fits
-        # the deck's model leads; the network still settles what the deck's model leaves open, with
-        # its doubt where it cannot tell white from a pale suit on a face of that suit's colour
+        both = self._with_deck(taught, distance, alone, deck)
+        if not self.matches:
+            return np.where(fits[:, None], both, alone), fits
+        return both, fits
+
+    @staticmethod
+    def _alone(probs: np.ndarray, crops: list[np.ndarray], faces: np.ndarray, summary: np.ndarray) -> np.ndarray:
+        """The general networks' reading, with its doubt of a pale suit on a face of its colour
+        (``summary``: ``ink_summary``): the network alone does not know this deck's inks."""
+        return doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR], crops)
+
+    def _with_deck(self, taught: np.ndarray, distance: np.ndarray, alone: np.ndarray,
+                   deck: teach.DeckModel) -> np.ndarray:
+        """The deck's model leads; the network still settles what the deck's model leaves open, with
+        its doubt where it cannot tell white from a pale suit on a face of that suit's colour."""
         say = GROWN_NETWORK_SAY if self._grown else NETWORK_SAY
         both = softmax(np.log(taught + 1e-9) + say * np.log(alone + 1e-6))
-        matches = self.matches
-        if matches:
+        if self.matches:
             both = less_sure_when_far(both, distance)
         both = among_known(both, alone, np.isin(LABELS, deck.labels))
         if self._grown:
             both = agreed(both, alone)
-        if not matches:
-            return np.where(fits[:, None], both, alone), fits
-        return both, fits
+        return both
 
     @property
     def mismatch(self) -> bool:
@@ -451,7 +519,8 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch, likely)
 
 
-DECK_VIEW = 3  # what ``Classifier._deck_view`` holds (2: the card's map added; 3: every network's features)
+DECK_VIEW = 4  # what ``Classifier._deck_view`` holds (2: the card's map added; 3: every network's features;
+# 4: a quick model too)
 
 
 def model_hash() -> str:
@@ -507,7 +576,7 @@ class Profile:
     def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None,
             stop: Callable[[], bool] = lambda: False) -> None:
         """Raises ``teach.Stopped`` if ``stop()`` turns true meanwhile (the model is left as it was)."""
-        self.deck = teach.fit(self.crops, classifier.describe, progress, stop=stop)
+        self.deck = teach.fit(self.crops, classifier.describe, progress, stop=stop, quick=classifier.quick_columns())
         self.network = model_hash()
 
     def with_pictures(self, pictures: list[tuple[str, np.ndarray]]) -> Profile:

@@ -84,6 +84,7 @@ class DeckModel:
     spread: float              # 99th percentile of the check copies' distance to their nearest kind
     faces: np.ndarray          # C x 3 face colour (Lab) of each class's copies
     face_spread: float         # 95th percentile of the check copies' face distance to their nearest kind
+    quick: DeckModel | None = None  # the same fitted on a part of the view (``Lessons.quick``): a first look
 
     def distances(self, x: np.ndarray) -> np.ndarray:
         """Squared whitened distance to each class mean, per dimension."""
@@ -108,14 +109,22 @@ class DeckModel:
         return out, np.maximum(d.min(1) / self.spread, self.face_distances(faces) / self.face_spread)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"labels": np.array(self.labels), "mean": self.mean, "whiten": self.whiten, "centres": self.centres,
-                "temperature": np.array(self.temperature), "spread": np.array(self.spread),
-                "faces": self.faces, "face_spread": np.array(self.face_spread)}
+        out = {"labels": np.array(self.labels), "mean": self.mean, "whiten": self.whiten, "centres": self.centres,
+               "temperature": np.array(self.temperature), "spread": np.array(self.spread),
+               "faces": self.faces, "face_spread": np.array(self.face_spread)}
+        if self.quick is not None:
+            out.update({f"{QUICK}{k}": v for k, v in self.quick.arrays().items()})
+        return out
 
     @staticmethod
     def from_arrays(a: dict[str, np.ndarray]) -> DeckModel:
+        quick = {k[len(QUICK):]: v for k, v in a.items() if k.startswith(QUICK)}
         return DeckModel(tuple(str(v) for v in a["labels"]), a["mean"], a["whiten"], a["centres"],
-                         float(a["temperature"]), float(a["spread"]), a["faces"], float(a["face_spread"]))
+                         float(a["temperature"]), float(a["spread"]), a["faces"], float(a["face_spread"]),
+                         DeckModel.from_arrays(quick) if quick else None)
+
+
+QUICK = "quick_"  # the saved arrays' prefix of a deck's quick model
 
 
 def face_colours(crops: list[np.ndarray]) -> np.ndarray:
@@ -134,13 +143,15 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 
 def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callable[[int, int], None] | None = None,
-        copies: int = COPIES, seed: int = 0, stop: Callable[[], bool] = lambda: False) -> DeckModel:
+        copies: int = COPIES, seed: int = 0, stop: Callable[[], bool] = lambda: False,
+        quick: np.ndarray | None = None) -> DeckModel:
     """A per-deck model from the taught crops; ``features`` describes crops (the general network's
     features), ``progress(done, total)`` is told after each card kind. Fitting a deck takes half a
     minute; when ``stop()`` turns true it raises ``Stopped`` before the next kind, so the box can
-    exit while the network is not running (OpenCV aborts a process that exits under it)."""
+    exit while the network is not running (OpenCV aborts a process that exits under it).
+    ``quick``: see ``Lessons``."""
     kinds = sorted(crops)
-    lessons = Lessons(features, [c for label in kinds for c in crops[label]], seed)
+    lessons = Lessons(features, [c for label in kinds for c in crops[label]], seed, quick)
     for n, label in enumerate(kinds):
         if stop():
             raise Stopped
@@ -166,11 +177,13 @@ class Lessons:
     """Altered copies of a deck's pictures, described once and kept: the deck's model is fitted again
     in a moment when a picture comes or goes (a game shows its cards one by one), as describing the
     copies is what takes the time. ``pool``: cards a copy may lie on (grows with each picture when
-    not given)."""
+    not given). ``quick``: columns of the view that a second, quicker model is fitted on too (what
+    one network sees of a card, where several describe it: ``Classifier.quick_columns``)."""
 
     features: Features
     pool: list[np.ndarray] = field(default_factory=list)
     seed: int = 0
+    quick: np.ndarray | None = None
     _grow: bool = field(init=False)
     _rng: np.random.Generator = field(init=False)
     _lessons: dict[Hashable, _Described] = field(init=False, default_factory=dict)
@@ -199,14 +212,24 @@ class Lessons:
         self._lessons.pop(key, None)
 
     def model(self) -> DeckModel:
-        """The deck's model fitted on every lesson's copies: one class per kind and way up."""
+        """The deck's model fitted on every lesson's copies: one class per kind and way up, with its
+        quick model when ``quick`` columns are given."""
+        model = self._fitted(None)
+        if self.quick is not None:
+            model.quick = self._fitted(self.quick)
+        return model
+
+    def _fitted(self, columns: np.ndarray | None) -> DeckModel:
+        """The model on the view's ``columns`` (None: all)."""
+        def part(x: np.ndarray) -> np.ndarray:
+            return x if columns is None else x[:, columns]
         classes = sorted({(lesson.label, flip) for lesson in self._lessons.values() for flip in (False, True)})
         xs, checks, check_ys, faces, check_faces = [], [], [], [], []
         for c, (label, flip) in enumerate(classes):
             mine = [lesson for lesson in self._lessons.values() if lesson.label == label]
-            xs.append(np.concatenate([lesson.x[flip] for lesson in mine]))
+            xs.append(np.concatenate([part(lesson.x[flip]) for lesson in mine]))
             for lesson in mine:
-                checks.append(lesson.check[flip])
+                checks.append(part(lesson.check[flip]))
                 check_faces.append(lesson.check_faces[flip])
                 check_ys += [c] * len(lesson.check[flip])
             faces.append(np.median(np.concatenate([lesson.faces[flip] for lesson in mine]), axis=0))

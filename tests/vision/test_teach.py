@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision import designs, finder, synth, teach
+from vision import classifier, designs, finder, synth, teach
 from vision.classifier import Classifier, Profile, ends, less_sure_when_far, softmax
 from vision.commands import card_crop
 from vision.labels import LABELS
@@ -102,10 +102,41 @@ def test_a_saved_profile_keeps_its_model_and_is_refitted_for_another_network(dec
     again = Profile.load(str(path))
     assert again.network == profile.network and again.deck.labels == profile.deck.labels
     assert np.allclose(again.deck.centres, profile.deck.centres) and again.deck.temperature == profile.deck.temperature
+    assert np.allclose(again.deck.quick.centres, profile.deck.quick.centres)
     again.network = "another network"
     few = Profile({k: again.crops[k] for k in ("r1", "b4")}, again.deck, "another network")
     Classifier(profile=few)
     assert few.network == profile.network and set(few.deck.labels) == {"r1", "b4"}
+
+
+@pytest.mark.slow  # fits a whole deck's profile (about 40 s)
+def test_a_taught_card_its_first_look_reads_surely_is_left_to_it(plain, deck_profile, monkeypatch):
+    """Every network reading every card of a taught deck took a frame over its time budget; the
+    first network and the deck's quick model read most cards of the deck surely, and those are left
+    to them, read as every network would read them. The rest are read by all, as before."""
+    profile, _ = deck_profile
+    reader = Classifier(profile=profile)
+    crops = [v.crop for _, frame in mat_frames(designs.design(*DECK), 8, 11)
+             for v in plain.look(frame)[1].values() if v.crop is not None]
+    read_by_all = []
+    run = Classifier._run
+    monkeypatch.setattr(Classifier, "_run", lambda self, part, described=True, look=None: (
+        read_by_all.append({id(c) for c in part}), run(self, part, described, look))[1])
+
+    def read(sure):
+        monkeypatch.setattr(classifier, "QUICK_SURE", sure)
+        read_by_all.clear()
+        probs = reader.probabilities(crops, remember=False)[0]
+        return probs, np.array([not any(id(c) in part for part in read_by_all) for c in crops])
+
+    _, left = read(classifier.QUICK_SURE)
+    assert left.mean() >= 0.7, left.mean()  # all 16 of these piles of a deck of a family the networks never saw
+    quick, left = read(0.999)  # stricter, so that some cards are read by every network
+    assert 0 < left.sum() < len(crops) and (quick[left].max(1) >= 0.999).all()
+    whole, none_left = read(2.0)
+    assert not none_left.any()
+    assert (quick[left].argmax(1) == whole[left].argmax(1)).all()
+    assert np.allclose(quick[~left], whole[~left])
 
 
 def test_an_old_profile_of_pictures_only_still_loads_and_is_fitted(tmp_path):
