@@ -15,7 +15,7 @@ sys.path.insert(0, ROOT)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from vision import synth  # noqa: E402
+from vision import designs, synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.commands import card_crop  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
@@ -25,6 +25,7 @@ from vision.train import TEST_DESIGN_BASE  # noqa: E402
 from vision.watcher import Watcher  # noqa: E402
 
 DESIGNS = 20
+TAUGHT_SPEED_DECK = 94_000  # a tuning family's deck, taught for the speed figures
 
 
 def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
@@ -147,6 +148,18 @@ def speed() -> None:
     median, p90, quiet = timed(rec.analyse, [(f,) for f in frames])
     print(f"single image, mat + zones + classification per 1280x720 frame, one core: median {median:.1f} ms, "
           f"p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
+    # taught: a card the quick look leaves unsure is read by every network too (on a sepia deck, often)
+    sepia = designs.design("sepia-print", TAUGHT_SPEED_DECK)
+    sepia_frames = [(synth.render_frame(synth.random_scene(rng, sepia, cards=["r1", "b3", "g2", "w4"]),
+                                        synth.Camera.random(rng), synth.Light.random(rng), i),) for i in range(20)]
+    readers = {"this design, taught": (Recognizer(Classifier(profile=teach(design, np.random.default_rng(6))),
+                                                  rec.detector), [(f,) for f in frames]),
+               "a sepia-print deck, untaught": (rec, sepia_frames),
+               "a sepia-print deck, taught": (Recognizer(Classifier(profile=teach(sepia, np.random.default_rng(6))),
+                                                         rec.detector), sepia_frames)}
+    for name, (reader, shown) in readers.items():
+        median, p90, quiet = timed(reader.analyse, shown)
+        print(f"  the same, {name}: median {median:.1f} ms, p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
 
     def watch(frame: np.ndarray, pose: object) -> None:
         _, views = rec.look(frame, pose)  # the watcher finds the mat once a second, not every frame
