@@ -99,5 +99,6 @@ def right(probs: np.ndarray, truth: np.ndarray) -> float:
 def sure_wrong(probs: np.ndarray, truth: np.ndarray) -> float:
     return float(((probs.argmax(1) != truth) & (probs.max(1) >= 0.9)).mean())
 
+
 if __name__ == "__main__":
     main()

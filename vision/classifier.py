@@ -91,6 +91,11 @@ def ends(crops: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
+def end_rows(cards: np.ndarray) -> np.ndarray:
+    """The rows of ``ends`` (and of a blob made of them) that hold the ends of these cards."""
+    return np.stack([2 * cards, 2 * cards + 1], 1).ravel()
+
+
 def to_blob(patches: list[np.ndarray]) -> np.ndarray:
     """Patches (BGR, all one size) → the network's input, NCHW floats. The face's colour differs
     from deck to deck (a blue gradient, a night sky, cream paper), so each patch is described
@@ -204,7 +209,7 @@ class FirstLook:
     features: np.ndarray  # per card
 
     def of(self, rows: np.ndarray) -> FirstLook:
-        ends_of = np.stack([2 * rows, 2 * rows + 1], 1).ravel()
+        ends_of = end_rows(rows)
         return FirstLook(self.blob[ends_of], self.suit[ends_of], self.value[ends_of], self.features[rows])
 
 
@@ -246,7 +251,7 @@ class Classifier:
             others = np.arange(len(crops))
         else:
             others = np.flatnonzero(card_probabilities(suit, value).max(1) < SECOND_LOOK)
-        ends_of = np.stack([2 * others, 2 * others + 1], 1).ravel()
+        ends_of = end_rows(others)
         features = [first]
         for net in self._nets[1:] if len(others) else []:
             more_suit, more_value, more = self._read(net, blob[ends_of])
@@ -349,8 +354,9 @@ class Classifier:
         if self.mismatch:
             kept = np.flatnonzero(~full)  # found only now: the cards the quick look kept are read as untaught
             if look is not None and len(kept):
-                probs, _, blob = self._run([crops[i] for i in kept], described=False, look=look.of(kept))
-                alone[kept] = self._alone(probs, [crops[i] for i in kept], faces[kept], ink_summary(blob))
+                part = [crops[i] for i in kept]
+                probs, _, blob = self._run(part, described=False, look=look.of(kept))
+                alone[kept] = self._alone(probs, part, faces[kept], ink_summary(blob))
             return alone, fits
         both = self._with_deck(taught, distance, alone, deck)
         if not self.matches:
