@@ -1,5 +1,6 @@
 """Card vision figures: accuracy on held-out rendered designs (with and without a taught profile),
-confident mistakes, zone assignment, speed per 1280x720 frame on one core, watcher latency, and
+confident mistakes, zone assignment, speed per 1280x720 frame on one core (a training design, a
+tuning deck and the first deck of each held-out family, untaught and taught), watcher latency, and
 memory after loading the model. Usage: python bench/bench_vision.py [--frames 2000] [--designs 1000]
 [--seed 2026] [--zones-only] [--speed-only] (other designs and seeds give a fresh held-out set)"""
 import argparse
@@ -16,7 +17,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vision import designs, synth  # noqa: E402
-from vision.classifier import Classifier, Profile  # noqa: E402
+from vision.classifier import SECOND_LOOK, Classifier, Profile, card_probabilities  # noqa: E402
 from vision.commands import card_crop  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.mat import ZONES, MatDetector  # noqa: E402
@@ -26,6 +27,7 @@ from vision.watcher import Watcher  # noqa: E402
 
 DESIGNS = 20
 TAUGHT_SPEED_DECK = 94_000  # a tuning family's deck, taught for the speed figures
+HELD_OUT_SPEED_DECK = 72_000  # the first deck of each held-out family on the decks bench
 
 
 def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
@@ -160,6 +162,20 @@ def speed() -> None:
     for name, (reader, shown) in readers.items():
         median, p90, quiet = timed(reader.analyse, shown)
         print(f"  the same, {name}: median {median:.1f} ms, p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
+
+    for family in designs.HELD_OUT:
+        deck = designs.design(family, HELD_OUT_SPEED_DECK)
+        shown = [(synth.render_frame(synth.random_scene(rng, deck, cards=["r1", "b3", "g2", "w4"]),
+                                     synth.Camera.random(rng), synth.Light.random(rng), i),) for i in range(20)]
+        crops = [v.crop for f in shown for v in rec.look(f[0])[1].values() if v.crop is not None]
+        look = rec.classifier._first_look(crops)
+        unsure = float(np.mean(card_probabilities(look.suit, look.value).max(1) < SECOND_LOOK))
+        taught = Recognizer(Classifier(profile=teach(deck, np.random.default_rng(6))), rec.detector)
+        (untaught_ms, _, untaught_quiet), (taught_ms, _, taught_quiet) = (timed(r.analyse, shown)
+                                                                            for r in (rec, taught))
+        print(f"  the same, held-out {family} deck: untaught median {untaught_ms:.1f} ms (quietest round "
+              f"{untaught_quiet:.1f}), taught {taught_ms:.1f} ms ({taught_quiet:.1f}); the first network leaves "
+              f"{unsure:.0%} of its cards to the other two untaught")
 
     def watch(frame: np.ndarray, pose: object) -> None:
         _, views = rec.look(frame, pose)  # the watcher finds the mat once a second, not every frame
