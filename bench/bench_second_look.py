@@ -1,0 +1,144 @@
+"""How far the first network's reading of an untaught card can be trusted: per pile of tuning decks
+found while watching, every network's reading of each end. For each way of sparing the other two
+networks (``classifier.SECOND_LOOK`` at several thresholds; the third network only where the first
+two together are unsure; the other two only on the ends the first is unsure of) it prints how many
+networks read a card on average, which sets an untaught frame's time, and the piles read right,
+asked about and read wrongly with confidence >= 0.9. Also the networks' probabilities averaged
+instead of their log-probabilities.
+
+Tuning families only by default: such choices are made on them.
+
+    python bench/bench_second_look.py                              # 1 deck per family, 20 scenes each
+    python bench/bench_second_look.py --decks 3 --frames 100       # the figures in models/README.md
+"""
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(ROOT))
+sys.path.insert(0, ROOT)
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from bench_decks import before_top_cards  # noqa: E402
+from bench_quick import right, sure_wrong  # noqa: E402
+from bench_teach import bar  # noqa: E402
+
+from vision import designs, synth, teach  # noqa: E402
+from vision.classifier import SECOND_LOOK, UNSURE, Classifier, card_probabilities, ink_summary  # noqa: E402
+from vision.labels import LABELS  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+
+THRESHOLDS = (0.9, 0.95, 0.97, 0.99)
+
+
+@dataclass
+class Readings:
+    """Piles found while watching: every network's log-probabilities per end (rows 2k and 2k+1 are
+    card k's ends; one column per network), and what doubting a pale suit needs."""
+
+    suit: np.ndarray
+    value: np.ndarray
+    crops: list[np.ndarray]
+    faces: np.ndarray
+    summary: np.ndarray  # ``ink_summary`` per end
+    truth: np.ndarray
+
+    @staticmethod
+    def join(parts: list["Readings"]) -> "Readings":
+        return Readings(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("suit", "value")),
+                        [c for p in parts for c in p.crops],
+                        *(np.concatenate([getattr(p, f) for p in parts]) for f in ("faces", "summary", "truth")))
+
+    def read(self, read_by: np.ndarray, mixture: bool = False) -> np.ndarray:
+        """The cards' probabilities, each end read by its first ``read_by`` networks; their
+        log-probabilities averaged (as the box does), or with ``mixture`` their probabilities."""
+        taken = np.arange(self.suit.shape[1])[None, :, None] < read_by[:, None, None]
+
+        def combine(lp: np.ndarray) -> np.ndarray:
+            if mixture:
+                return np.log((np.exp(lp) * taken).sum(1) / read_by[:, None])
+            return (lp * taken).sum(1) / read_by[:, None]
+        probs = card_probabilities(combine(self.suit), combine(self.value))
+        return Classifier._alone(probs, self.crops, self.faces, self.summary)
+
+
+def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: np.random.Generator,
+             plain: Recognizer) -> Readings:
+    deck = designs.design(family, deck_seed)
+    suits, values, crops, faces, summaries, truth = [], [], [], [], [], []
+    for k in range(frames):
+        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
+        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+        before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
+        _, views = plain.look(synth.render_frame(scene, camera, light, k), before=before)
+        found = [v for v in views.values() if v.crop is not None]
+        if not found:
+            continue
+        cut = [v.crop for v in found]
+        look = reader._first_look(cut)
+        more = [reader._read(net, look.blob) for net in reader._nets[1:]]
+        suits.append(np.stack([look.suit] + [m[0] for m in more], 1))
+        values.append(np.stack([look.value] + [m[1] for m in more], 1))
+        crops += cut
+        faces.append(teach.face_colours(cut))
+        summaries.append(ink_summary(look.blob))
+        truth += [LABELS.index(scene.top(v.zone).card) for v in found]
+    return Readings(np.concatenate(suits), np.concatenate(values), crops, np.concatenate(faces),
+                    np.concatenate(summaries), np.array(truth))
+
+
+def ways(r: Readings) -> dict[str, np.ndarray]:
+    """How many networks read each end, per way of sparing the other two."""
+    def surely(by: int) -> np.ndarray:  # per end: the first ``by`` networks read its card surely
+        return np.repeat(card_probabilities(r.suit[:, :by].mean(1), r.value[:, :by].mean(1)).max(1), 2)
+    first, first_two = surely(1), surely(2)
+    end_sure = np.exp(r.suit[:, 0].max(1) + r.value[:, 0].max(1)) >= SECOND_LOOK
+    out = {f"second look below {t}": np.where(first < t, 3, 1) for t in THRESHOLDS}
+    out["every network"] = np.full(len(first), 3)
+    out[f"third only where two are unsure ({SECOND_LOOK})"] = np.where(
+        first >= SECOND_LOOK, 1, np.where(first_two >= SECOND_LOOK, 2, 3))
+    out[f"others only on the ends the first is unsure of ({SECOND_LOOK})"] = np.where(
+        (first < SECOND_LOOK) & ~end_sure, 3, 1)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--frames", type=int, default=20, help="scenes per deck (two piles each)")
+    p.add_argument("--decks", type=int, default=1, help="decks per family")
+    p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
+    p.add_argument("--first-deck", type=int, default=94_000, help="seed of each family's first deck")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
+    reader = Classifier()
+    plain, t0 = Recognizer(reader), time.time()
+    print(f"the second look of untaught cards ({args.decks} deck(s) per family from {args.first_deck}, "
+          f"{args.frames} scenes each, watching):")
+    for f, family in enumerate(families):
+        rng = np.random.default_rng([args.seed, sum(map(ord, family))])
+        parts = []
+        for d in range(args.decks):
+            bar(f * args.decks + d, len(families) * args.decks, t0, family)
+            parts.append(readings(reader, family, args.first_deck + d, args.frames, rng, plain))
+        r = Readings.join(parts)
+        print(file=sys.stderr)
+        print(f"  {family}: {len(r.truth)} piles")
+        for name, read_by in ways(r).items():
+            line(name, read_by, r.read(read_by), r.truth)
+        shipped = ways(r)[f"second look below {SECOND_LOOK}"]
+        line("probabilities averaged, not logs", shipped, r.read(shipped, mixture=True), r.truth)
+
+
+def line(name: str, read_by: np.ndarray, probs: np.ndarray, truth: np.ndarray) -> None:
+    print(f"    {name:58} networks per card {read_by.mean():.2f}: {right(probs, truth):6.1%} right, "
+          f"{(probs.max(1) < UNSURE).mean():5.1%} asked, {sure_wrong(probs, truth):.2%} wrong with confidence >= 0.9")
+
+
+if __name__ == "__main__":
+    main()
