@@ -163,10 +163,12 @@ def speed() -> None:
         median, p90, quiet = timed(reader.analyse, shown)
         print(f"  the same, {name}: median {median:.1f} ms, p90 {p90:.1f} ms, quietest round's median {quiet:.1f} ms")
 
+    held_rng = np.random.default_rng(7)  # apart: the scenes of the figures below stay as they were
     for family in designs.HELD_OUT:
         deck = designs.design(family, HELD_OUT_SPEED_DECK)
-        shown = [(synth.render_frame(synth.random_scene(rng, deck, cards=["r1", "b3", "g2", "w4"]),
-                                     synth.Camera.random(rng), synth.Light.random(rng), i),) for i in range(20)]
+        shown = [(synth.render_frame(synth.random_scene(held_rng, deck, cards=["r1", "b3", "g2", "w4"]),
+                                     synth.Camera.random(held_rng), synth.Light.random(held_rng), i),)
+                 for i in range(20)]
         crops = [v.crop for f in shown for v in rec.look(f[0])[1].values() if v.crop is not None]
         look = rec.classifier._first_look(crops)
         unsure = float(np.mean(card_probabilities(look.suit, look.value).max(1) < SECOND_LOOK))
