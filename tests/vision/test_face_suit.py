@@ -106,6 +106,20 @@ def test_a_pale_card_whose_ink_points_at_white_is_read_as_white_and_still_asked(
     assert both[1].argmax() == LABELS.index("b3") and both[1].max() < 0.9
 
 
+def test_a_card_doubted_twice_in_one_reading_is_filtered_once(monkeypatch):
+    """A taught card its quick look leaves unsure is doubted again once every network has read it:
+    the same pixels, so the median filter under ``ink_angle`` (half a millisecond a card) runs once."""
+    runs = []
+    real = cv2.medianBlur
+    monkeypatch.setattr(classifier.cv2, "medianBlur", lambda *args: runs.append(args) or real(*args))
+    classifier._ink_angle.cache_clear()
+    card = printed(BLUE_FACE, (250, 250, 250))
+    doubt = lambda crops: doubt_face_suit(one_hot("b3"), lab(BLUE_FACE), PALE, crops)  # noqa: E731
+    first = doubt([card])
+    assert np.array_equal(doubt([card.copy()]), first) and len(runs) == 1
+    assert not np.array_equal(doubt([printed(BLUE_FACE, (250, 205, 150))]), first) and len(runs) == 2
+
+
 def test_a_card_with_no_ink_has_no_angle_to_white():
     assert classifier.ink_angle(plain(BLUE_FACE)[0]) == 180.0
 
