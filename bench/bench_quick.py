@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Iterator
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(ROOT))
@@ -32,6 +33,30 @@ from vision.recognize import Recognizer  # noqa: E402
 THRESHOLDS = (0.9, 0.95, 0.97, 0.99, 0.999)
 
 
+def watched(deck: synth.Design, frames: int, rng: np.random.Generator,
+            plain: Recognizer) -> Iterator[tuple[list[np.ndarray], list[int]]]:
+    """Per scene of ``deck``, as the box watches a game (each pile cut out knowing the zone before
+    its top card was laid): the crops found and the cards laid on top of them."""
+    for k in range(frames):
+        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
+        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+        before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
+        _, views = plain.look(synth.render_frame(scene, camera, light, k), before=before)
+        found = [v for v in views.values() if v.crop is not None]
+        yield [v.crop for v in found], [LABELS.index(scene.top(v.zone).card) for v in found]
+
+
+def deck_arguments(description: str) -> argparse.Namespace:
+    """The decks and scenes a bench of tuning piles reads: how many of each, of which families."""
+    p = argparse.ArgumentParser(description=description)
+    p.add_argument("--frames", type=int, default=20, help="scenes per deck (two piles each)")
+    p.add_argument("--decks", type=int, default=1, help="decks per family")
+    p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
+    p.add_argument("--first-deck", type=int, default=94_000, help="seed of each family's first deck")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
+    return p.parse_args()
+
+
 def readings(family: str, deck_seed: int, frames: int, rng: np.random.Generator,
              plain: Recognizer) -> tuple[dict[float, tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]:
     """Per pile found while watching: for each threshold, the reading and whether the quick look
@@ -44,12 +69,7 @@ def readings(family: str, deck_seed: int, frames: int, rng: np.random.Generator,
         read_by_all.append({id(c) for c in crops}), run(crops, described, look))[1]
     by_threshold: dict[float, tuple[list, list]] = {t: ([], []) for t in THRESHOLDS}
     whole, truth = [], []
-    for k in range(frames):
-        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
-        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
-        before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
-        _, views = plain.look(synth.render_frame(scene, camera, light, k), before=before)
-        crops = [v.crop for v in views.values() if v.crop is not None]
+    for crops, laid in watched(deck, frames, rng, plain):
         for t, (probs, kept) in by_threshold.items():
             classifier.QUICK_SURE = t
             read_by_all.clear()
@@ -57,19 +77,13 @@ def readings(family: str, deck_seed: int, frames: int, rng: np.random.Generator,
             kept += [id(c) not in set().union(*read_by_all) for c in crops]
         classifier.QUICK_SURE = 2.0  # every card read by every network, and remembered: the deck is on the table
         whole += list(reader.probabilities(crops)[0]) if crops else []
-        truth += [LABELS.index(scene.top(v.zone).card) for v in views.values() if v.crop is not None]
+        truth += laid
     return ({t: (np.array(p), np.array(k, bool)) for t, (p, k) in by_threshold.items()},
             np.array(whole), np.array(truth))
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--frames", type=int, default=20, help="scenes per deck (two piles each)")
-    p.add_argument("--decks", type=int, default=1, help="decks per family")
-    p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
-    p.add_argument("--first-deck", type=int, default=94_000, help="seed of each family's first deck")
-    p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
-    args = p.parse_args()
+    args = deck_arguments(__doc__.split("\n\n")[0])
     cv2.setNumThreads(1)
     families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
     plain, t0 = Recognizer(Classifier()), time.time()

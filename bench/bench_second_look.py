@@ -11,7 +11,6 @@ Tuning families only by default: such choices are made on them.
     python bench/bench_second_look.py                              # 1 deck per family, 20 scenes each
     python bench/bench_second_look.py --decks 3 --frames 100       # the figures in models/README.md
 """
-import argparse
 import os
 import sys
 import time
@@ -23,13 +22,11 @@ sys.path.insert(0, ROOT)
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_decks import before_top_cards  # noqa: E402
-from bench_quick import right, sure_wrong  # noqa: E402
+from bench_quick import deck_arguments, right, sure_wrong, watched  # noqa: E402
 from bench_teach import bar  # noqa: E402
 
-from vision import designs, synth, teach  # noqa: E402
+from vision import designs, teach  # noqa: E402
 from vision.classifier import SECOND_LOOK, UNSURE, Classifier, card_probabilities, ink_summary  # noqa: E402
-from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
 THRESHOLDS = (0.9, 0.95, 0.97, 0.99)
@@ -70,15 +67,9 @@ def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: 
              plain: Recognizer) -> Readings:
     deck = designs.design(family, deck_seed)
     suits, values, crops, faces, summaries, truth = [], [], [], [], [], []
-    for k in range(frames):
-        scene = synth.random_scene(rng, deck, cards=[str(c) for c in rng.choice(LABELS, 6)])
-        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
-        before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
-        _, views = plain.look(synth.render_frame(scene, camera, light, k), before=before)
-        found = [v for v in views.values() if v.crop is not None]
-        if not found:
+    for cut, laid in watched(deck, frames, rng, plain):
+        if not cut:
             continue
-        cut = [v.crop for v in found]
         look = reader._first_look(cut)
         more = [reader._read(net, look.blob) for net in reader._nets[1:]]
         suits.append(np.stack([look.suit] + [m[0] for m in more], 1))
@@ -86,7 +77,7 @@ def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: 
         crops += cut
         faces.append(teach.face_colours(cut))
         summaries.append(ink_summary(look.blob))
-        truth += [LABELS.index(scene.top(v.zone).card) for v in found]
+        truth += laid
     return Readings(np.concatenate(suits), np.concatenate(values), crops, np.concatenate(faces),
                     np.concatenate(summaries), np.array(truth))
 
@@ -107,13 +98,7 @@ def ways(r: Readings) -> dict[str, np.ndarray]:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--frames", type=int, default=20, help="scenes per deck (two piles each)")
-    p.add_argument("--decks", type=int, default=1, help="decks per family")
-    p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
-    p.add_argument("--first-deck", type=int, default=94_000, help="seed of each family's first deck")
-    p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
-    args = p.parse_args()
+    args = deck_arguments(__doc__.split("\n\n")[0])
     cv2.setNumThreads(1)
     families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
     reader = Classifier()
