@@ -2,6 +2,8 @@
 
     pip install -e '.[train]'      # torch 2.13 (CPU) and onnx; only needed here
     python -m vision.train            # the shipped model (about an hour on two cores)
+    python -m vision.train --seed 11 --out student.onnx --teachers models/cards.onnx models/cards-2.onnx \
+        models/cards-3.onnx           # one network taught to read as the three do together
 
 The reader looks at each end of a card on its own (the top rows of the upright crop, and the
 bottom rows turned upright: printed decks put the value in opposite corners) and says two things
@@ -177,6 +179,32 @@ def patch_batch(x: np.ndarray, y: np.ndarray, idx: np.ndarray):
             torch.from_numpy(labels % 5).long())
 
 
+def ensemble_targets(x: np.ndarray, teachers: list[str], batch: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """Per end of every crop (numbered as ``patch_batch`` numbers them), the suit and value
+    probabilities of ``teachers`` read together as the box reads them: their log-probabilities
+    averaged, then normalised: a network taught to say what several say at once costs one
+    network's reading (how near it came to them: models/README.md)."""
+    from .classifier import log_softmax, softmax
+    nets = [cv2.dnn.readNetFromONNX(path) for path in teachers]
+    suits, values = [], []
+    t0 = time.time()
+    for i in range(0, len(x), batch):
+        blob = to_blob(ends(list(x[i:i + batch])))
+        suit, value = np.zeros((len(blob), 7)), np.zeros((len(blob), 5))
+        for net in nets:
+            net.setInput(blob)
+            s, v, _ = net.forward(["suit", "value", "features"])
+            suit += log_softmax(s.reshape(len(blob), -1)) / len(nets)
+            value += log_softmax(v.reshape(len(blob), -1)) / len(nets)
+        suits.append(softmax(suit))
+        values.append(softmax(value))
+        done = 30 * (i + batch) // len(x)
+        print(f"\r  the teachers read [{'#' * min(done, 30):<30}] {time.time() - t0:.0f} s", end="", file=sys.stderr,
+              flush=True)
+    print(file=sys.stderr)
+    return np.concatenate(suits).astype(np.float32), np.concatenate(values).astype(np.float32)
+
+
 def build_model():
     """A small network over one end of a card: its features, and two heads (suit, value)."""
     import torch.nn as nn
@@ -205,7 +233,9 @@ def build_model():
 
 
 def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
-          max_minutes: float | None = None) -> dict:
+          max_minutes: float | None = None, teachers: list[str] | None = None) -> dict:
+    """``teachers``: networks whose joint reading of each end the new one learns to give, half its
+    loss (distillation), beside the card's own label."""
     import torch
 
     torch.manual_seed(seed)
@@ -213,6 +243,7 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
     x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families)
     xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True)
     print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
+    soft = ensemble_targets(x, teachers) if teachers else None
     model = build_model()
     lr = 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -230,6 +261,12 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             opt.zero_grad()
             suit, value, _ = model(inputs)
             loss = loss_fn(suit, suits) + loss_fn(value, values)
+            if soft is not None:
+                idx = perm[i:i + batch]
+                taught_suit, taught_value = torch.from_numpy(soft[0][idx]), torch.from_numpy(soft[1][idx])
+                loss = 0.5 * loss + 0.5 * (
+                    -(taught_suit * torch.log_softmax(suit, 1)).sum(1).mean()
+                    - (taught_value * torch.log_softmax(value, 1)).sum(1).mean())
             loss.backward()
             opt.step()
             sched.step()
@@ -250,7 +287,8 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             "temperatures": [round(t, 3) for t in temperatures],
             "train_designs": [TRAIN_DESIGNS.start, TRAIN_DESIGNS.stop], "families": families,
             "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS],
-            "minutes": round((time.time() - t0) / 60, 1)}
+            "minutes": round((time.time() - t0) / 60, 1),
+            **({"teachers": [os.path.basename(t) for t in teachers]} if teachers else {})}
 
 
 def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -333,13 +371,19 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=8, help="seed of the samples and of the training")
     p.add_argument("--out", help="where to write the model (default: the installed models package, which "
                                  "is the checkout's models/ folder in an editable install)")
+    p.add_argument("--teachers", nargs="+", metavar="ONNX",
+                   help="networks whose joint reading the new one learns too (one network as sure as several)")
     args = p.parse_args()
+    for path in args.teachers or []:
+        if not os.path.isfile(path):
+            raise SystemExit(f"no teacher network at {path}")
     args.out = writable_out(args.out or str(model_resource()))
     try:
         import torch  # noqa: F401
     except ImportError:
         raise SystemExit("training needs torch: pip install -e '.[train]'") from None
-    info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes)
+    info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes,
+                 teachers=args.teachers)
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))

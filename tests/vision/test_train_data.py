@@ -3,8 +3,8 @@ takes, labelled with the card that really lies on top."""
 import numpy as np
 import pytest
 
-from vision import designs, finder, mat, synth, train
-from vision.classifier import Classifier
+from vision import classifier, designs, finder, mat, synth, train
+from vision.classifier import Classifier, card_probabilities
 from vision.labels import LABELS
 
 
@@ -59,3 +59,17 @@ def test_the_model_file_is_checked_before_training(tmp_path):
     (tmp_path / "a-file").write_text("")
     with pytest.raises(SystemExit, match="cannot write the model .* pass --out"):
         train.writable_out(str(tmp_path / "a-file" / "cards.onnx"))
+
+
+def test_a_distilled_network_learns_what_the_shipped_networks_read_together():
+    """The targets of ``--teachers`` are each end's reading by the networks together, as the box
+    combines them: for a card, the product of its two ends' targets is the box's own reading."""
+    rng = np.random.default_rng(4)
+    crops = np.stack([train.direct_sample(rng, designs.design("dark-plain", 5), card) for card in ("r1", "w4", "m5")])
+    suit, value = train.ensemble_targets(crops, [str(classifier.model_resource(n)) for n in classifier.MODEL_NAMES],
+                                         batch=4)
+    assert suit.shape == (6, 7) and value.shape == (6, 5)
+    assert np.allclose(suit.sum(1), 1, atol=1e-5) and np.allclose(value.sum(1), 1, atol=1e-5)
+    box = Classifier()._run(list(crops))[0]  # every network reads every end
+    ours = card_probabilities(np.log(suit), np.log(value))
+    assert np.allclose(ours, box, atol=1e-4)
