@@ -13,7 +13,8 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(ROOT))
@@ -31,6 +32,7 @@ from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
 THRESHOLDS = (0.9, 0.95, 0.97, 0.99, 0.999)
+T = TypeVar("T")
 
 
 def watched(deck: synth.Design, frames: int, rng: np.random.Generator,
@@ -55,6 +57,22 @@ def deck_arguments(description: str) -> argparse.Namespace:
     p.add_argument("--first-deck", type=int, default=94_000, help="seed of each family's first deck")
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
     return p.parse_args()
+
+
+def decks_read(args: argparse.Namespace,
+               read: Callable[[str, int, np.random.Generator], T]) -> Iterator[tuple[str, list[T]]]:
+    """Each family of ``args`` (``deck_arguments``) with its decks read by ``read(family, deck seed,
+    the family's random numbers)``, a progress bar on the way."""
+    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
+    t0 = time.time()
+    for f, family in enumerate(families):
+        rng = np.random.default_rng([args.seed, sum(map(ord, family))])
+        parts = []
+        for d in range(args.decks):
+            bar(f * args.decks + d, len(families) * args.decks, t0, family)
+            parts.append(read(family, args.first_deck + d, rng))
+        print(file=sys.stderr)
+        yield family, parts
 
 
 def readings(family: str, deck_seed: int, frames: int, rng: np.random.Generator,
@@ -85,18 +103,11 @@ def readings(family: str, deck_seed: int, frames: int, rng: np.random.Generator,
 def main() -> None:
     args = deck_arguments(__doc__.split("\n\n")[0])
     cv2.setNumThreads(1)
-    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
-    plain, t0 = Recognizer(Classifier()), time.time()
+    plain = Recognizer(Classifier())
     print(f"the quick look of taught decks ({args.decks} deck(s) per family from {args.first_deck}, "
           f"{args.frames} scenes each, watching):")
-    for f, family in enumerate(families):
-        rng = np.random.default_rng([args.seed, sum(map(ord, family))])
-        parts = []
-        for d in range(args.decks):
-            bar(f * args.decks + d, len(families) * args.decks, t0, family)
-            parts.append(readings(family, args.first_deck + d, args.frames, rng, plain))
+    for family, parts in decks_read(args, lambda family, seed, rng: readings(family, seed, args.frames, rng, plain)):
         whole, truth = (np.concatenate([part[n] for part in parts]) for n in (1, 2))
-        print(file=sys.stderr)
         print(f"  {family}: {len(truth)} piles, every network: {right(whole, truth):.1%} right, "
               f"{sure_wrong(whole, truth):.2%} wrong with confidence >= 0.9")
         for t in THRESHOLDS:

@@ -13,7 +13,6 @@ Tuning families only by default: such choices are made on them.
 """
 import os
 import sys
-import time
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -22,8 +21,7 @@ sys.path.insert(0, ROOT)
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_quick import deck_arguments, right, sure_wrong, watched  # noqa: E402
-from bench_teach import bar  # noqa: E402
+from bench_quick import deck_arguments, decks_read, right, sure_wrong, watched  # noqa: E402
 
 from vision import designs, teach  # noqa: E402
 from vision.classifier import SECOND_LOOK, UNSURE, Classifier, card_probabilities, ink_summary  # noqa: E402
@@ -100,23 +98,18 @@ def ways(r: Readings) -> dict[str, np.ndarray]:
 def main() -> None:
     args = deck_arguments(__doc__.split("\n\n")[0])
     cv2.setNumThreads(1)
-    families = designs.GROUPS.get(args.families) or tuple(args.families.split(","))
     reader = Classifier()
-    plain, t0 = Recognizer(reader), time.time()
+    plain = Recognizer(reader)
     print(f"the second look of untaught cards ({args.decks} deck(s) per family from {args.first_deck}, "
           f"{args.frames} scenes each, watching):")
-    for f, family in enumerate(families):
-        rng = np.random.default_rng([args.seed, sum(map(ord, family))])
-        parts = []
-        for d in range(args.decks):
-            bar(f * args.decks + d, len(families) * args.decks, t0, family)
-            parts.append(readings(reader, family, args.first_deck + d, args.frames, rng, plain))
+    for family, parts in decks_read(args, lambda family, seed, rng: readings(reader, family, seed, args.frames,
+                                                                             rng, plain)):
         r = Readings.join(parts)
-        print(file=sys.stderr)
         print(f"  {family}: {len(r.truth)} piles")
-        for name, read_by in ways(r).items():
+        spared = ways(r)
+        for name, read_by in spared.items():
             line(name, read_by, r.read(read_by), r.truth)
-        shipped = ways(r)[f"second look below {SECOND_LOOK}"]
+        shipped = spared[f"second look below {SECOND_LOOK}"]
         line("probabilities averaged, not logs", shipped, r.read(shipped, mixture=True), r.truth)
 
 
