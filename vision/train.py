@@ -184,20 +184,15 @@ def ensemble_targets(x: np.ndarray, teachers: list[str], batch: int = 512) -> tu
     probabilities of ``teachers`` read together as the box reads them: their log-probabilities
     averaged, then normalised: a network taught to say what several say at once costs one
     network's reading (how near it came to them: models/README.md)."""
-    from .classifier import log_softmax, softmax
-    nets = [cv2.dnn.readNetFromONNX(path) for path in teachers]
+    from .classifier import Classifier, _read_net, softmax
+    nets = [_read_net(path) for path in teachers]
     suits, values = [], []
     t0 = time.time()
     for i in range(0, len(x), batch):
         blob = to_blob(ends(list(x[i:i + batch])))
-        suit, value = np.zeros((len(blob), 7)), np.zeros((len(blob), 5))
-        for net in nets:
-            net.setInput(blob)
-            s, v, _ = net.forward(["suit", "value", "features"])
-            suit += log_softmax(s.reshape(len(blob), -1)) / len(nets)
-            value += log_softmax(v.reshape(len(blob), -1)) / len(nets)
-        suits.append(softmax(suit))
-        values.append(softmax(value))
+        read = [Classifier._read(net, blob) for net in nets]
+        suits.append(softmax(np.mean([suit for suit, _, _ in read], 0)))
+        values.append(softmax(np.mean([value for _, value, _ in read], 0)))
         done = 30 * (i + batch) // len(x)
         print(f"\r  the teachers read [{'#' * min(done, 30):<30}] {time.time() - t0:.0f} s", end="", file=sys.stderr,
               flush=True)
