@@ -24,7 +24,7 @@ import numpy as np  # noqa: E402
 from bench_quick import deck_arguments, decks_read, right, sure_wrong, watched  # noqa: E402
 
 from vision import designs, teach  # noqa: E402
-from vision.classifier import SECOND_LOOK, UNSURE, Classifier, card_probabilities, ink_summary  # noqa: E402
+from vision.classifier import SECOND_LOOK, UNSURE, Classifier, FaceDoubt, card_probabilities, ink_summary, inks_of  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
 THRESHOLDS = (0.9, 0.95, 0.97, 0.99)
@@ -33,20 +33,19 @@ THRESHOLDS = (0.9, 0.95, 0.97, 0.99)
 @dataclass
 class Readings:
     """Piles found while watching: every network's log-probabilities per end (rows 2k and 2k+1 are
-    card k's ends; one column per network), and what doubting a pale suit needs."""
+    card k's ends; one column per network), and the doubt of a pale suit the box reads them with."""
 
     suit: np.ndarray
     value: np.ndarray
-    crops: list[np.ndarray]
-    faces: np.ndarray
-    summary: np.ndarray  # ``ink_summary`` per end
+    doubt: FaceDoubt
     truth: np.ndarray
 
     @staticmethod
     def join(parts: list["Readings"]) -> "Readings":
-        return Readings(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("suit", "value")),
-                        [c for p in parts for c in p.crops],
-                        *(np.concatenate([getattr(p, f) for p in parts]) for f in ("faces", "summary", "truth")))
+        joined = lambda f: np.concatenate([f(p) for p in parts])  # noqa: E731
+        return Readings(joined(lambda p: p.suit), joined(lambda p: p.value),
+                        FaceDoubt(joined(lambda p: p.doubt.suit), joined(lambda p: p.doubt.share)),
+                        joined(lambda p: p.truth))
 
     def read(self, read_by: np.ndarray, mixture: bool = False) -> np.ndarray:
         """The cards' probabilities, each end read by its first ``read_by`` networks; their
@@ -58,13 +57,13 @@ class Readings:
                 return np.log((np.exp(lp) * taken).sum(1) / read_by[:, None])
             return (lp * taken).sum(1) / read_by[:, None]
         probs = card_probabilities(combine(self.suit), combine(self.value))
-        return Classifier._alone(probs, self.crops, self.faces, self.summary)
+        return self.doubt.applied(probs)
 
 
 def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: np.random.Generator,
              plain: Recognizer) -> Readings:
     deck = designs.design(family, deck_seed)
-    suits, values, crops, faces, summaries, truth = [], [], [], [], [], []
+    suits, values, crops, faces, inks, truth = [], [], [], [], [], []
     for cut, laid in watched(deck, frames, rng, plain):
         if not cut:
             continue
@@ -74,10 +73,10 @@ def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: 
         values.append(np.stack([look.value] + [m[1] for m in more], 1))
         crops += cut
         faces.append(teach.face_colours(cut))
-        summaries.append(ink_summary(look.blob))
+        inks.append(inks_of(ink_summary(look.blob)))
         truth += laid
-    return Readings(np.concatenate(suits), np.concatenate(values), crops, np.concatenate(faces),
-                    np.concatenate(summaries), np.array(truth))
+    return Readings(np.concatenate(suits), np.concatenate(values),
+                    FaceDoubt.of(np.concatenate(faces), np.concatenate(inks), crops), np.array(truth))
 
 
 def ways(r: Readings) -> dict[str, np.ndarray]:

@@ -4,7 +4,6 @@ in the corners) and the card's answer combines both ends; a profile of the famil
 by ``companion teach`` adds the deck's own model on top."""
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections import deque
@@ -321,7 +320,7 @@ class Classifier:
         While the profile seems to be of another deck, every card is read by the general network
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
         the network is never sure of a pale suit that may be white on a face of its colour
-        (``doubt_face_suit``). A profile's card is first read by the first network and the deck's
+        (``FaceDoubt``). A profile's card is first read by the first network and the deck's
         quick model; only a card that look leaves unsure, or that does not fit, is read by every
         network and the deck's whole model. A deck grown from the game's first cards, from one
         picture of each kind cut out of a pile, is read by every network at once. ``remember``: the
@@ -330,7 +329,7 @@ class Classifier:
         faces = teach.face_colours(crops)
         if deck is None:
             probs, _, blob = self._run(crops, described=False)
-            return self._alone(probs, crops, faces, ink_summary(blob)), None
+            return FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops).applied(probs), None
         taught, alone = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
         distance, full, look = np.empty(len(crops)), np.ones(len(crops), bool), None
         cells = card_map(crops)
@@ -339,14 +338,17 @@ class Classifier:
             summary = ink_summary(look.blob)
             view = self._deck_view(self._joined_features([look.features]), summary, cells)
             taught, distance = deck.quick.posterior(view, faces, LABELS)
-            alone = self._alone(card_probabilities(look.suit, look.value), crops, faces, summary)
+            doubt = FaceDoubt.of(faces, inks_of(summary), crops)
+            alone = doubt.applied(card_probabilities(look.suit, look.value))
             full = (self._with_deck(taught, distance, alone, deck).max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
         rows = np.flatnonzero(full)
         if len(rows):
             part = [crops[i] for i in rows]
             probs, features, blob = self._run(part, look=None if look is None else look.of(rows))
             summary = ink_summary(blob)
-            alone[rows] = self._alone(probs, part, faces[rows], summary)
+            if look is None:  # every card is read here
+                doubt = FaceDoubt.of(faces, inks_of(summary), crops)
+            alone[rows] = doubt.at(rows).applied(probs)
             taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
                                                           LABELS)
         fits = distance <= teach.FIT_MARGIN
@@ -355,20 +357,13 @@ class Classifier:
         if self.mismatch:
             kept = np.flatnonzero(~full)  # found only now: the cards the quick look kept are read as untaught
             if look is not None and len(kept):
-                part = [crops[i] for i in kept]
-                probs, _, blob = self._run(part, described=False, look=look.of(kept))
-                alone[kept] = self._alone(probs, part, faces[kept], ink_summary(blob))
+                probs, _, _ = self._run([crops[i] for i in kept], described=False, look=look.of(kept))
+                alone[kept] = doubt.at(kept).applied(probs)
             return alone, fits
         both = self._with_deck(taught, distance, alone, deck)
         if not self.matches:
             return np.where(fits[:, None], both, alone), fits
         return both, fits
-
-    @staticmethod
-    def _alone(probs: np.ndarray, crops: list[np.ndarray], faces: np.ndarray, summary: np.ndarray) -> np.ndarray:
-        """The general networks' reading, with its doubt of a pale suit on a face of its colour
-        (``summary``: ``ink_summary``): the network alone does not know this deck's inks."""
-        return doubt_face_suit(probs, faces, summary.reshape(len(crops), 2, -1).mean(1)[:, INK_COLOUR], crops)
 
     def _with_deck(self, taught: np.ndarray, distance: np.ndarray, alone: np.ndarray,
                    deck: teach.DeckModel) -> np.ndarray:
@@ -427,32 +422,53 @@ WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and
 INK_COLOUR = [2, 4]   # of an end's ``ink_summary``: the ink's mean a* and b* (/ 25)
 
 
-def doubt_face_suit(probs: np.ndarray, faces: np.ndarray, inks: np.ndarray,
-                    crops: list[np.ndarray]) -> np.ndarray:
-    """The network's probabilities, never sure of the face's own suit on a face strongly of that
-    suit's colour where the ink is pale. There white ink, blurred into the face by the camera, takes
+@dataclass(frozen=True)
+class FaceDoubt:
+    """Where the networks alone are never to be sure of the face's own suit: on a face strongly of
+    that suit's colour, in a pale ink. There white ink, blurred into the face by the camera, takes
     the face's hue, and the suit itself may be printed as a light tint of the face: the network read
     white cards of such decks as the face's suit, surely (on 1,400 piles of new coloured-face
     training decks, 21 of its 29 confident mistakes, their ink's chroma at most 25). A quarter of
     each such reading goes to white of the same value, so the box asks, with white the other
     candidate; where the ink's step from the face points at white (``ink_angle``), three quarters
     go, so white is the guess, still asked. A taught deck's own model knows its inks and is not
-    doubted; the network's say beside it is.
-    ``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's mean a*
-    and b* over both ends, over 25; ``crops``: the cards, colour-balanced."""
-    a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
-    hue = np.degrees(np.arctan2(b, a))
-    out = probs.copy()
-    by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
-    pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
-    for suit, suit_hue in SUIT_LAB_HUES.items():
-        rows = np.flatnonzero(pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
-        white = np.array([ink_angle(crops[i]) < WHITE_INK_ANGLE for i in rows], bool)
-        share = np.where(white, WHITE_INK_DOUBT, FACE_SUIT_DOUBT)[:, None]
-        moved = share * by_suit[rows, SUITS.index(suit)]
-        by_suit[rows, SUITS.index(suit)] -= moved
+    doubted; the network's say beside it is. Worked out once per card: a taught card its quick look
+    leaves unsure is read again, and the angle takes a millisecond a card."""
+
+    suit: np.ndarray   # per card: the index in ``SUITS`` of the suit doubted, -1 for none
+    share: np.ndarray  # per card: the share of that suit's reading that goes to white
+
+    @staticmethod
+    def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray]) -> FaceDoubt:
+        """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
+        mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced."""
+        a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
+        hue = np.degrees(np.arctan2(b, a))
+        pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
+        suit, share = np.full(len(faces), -1), np.zeros(len(faces))
+        for name, suit_hue in SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
+            rows = np.flatnonzero(pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
+            white = np.array([ink_angle(crops[i]) < WHITE_INK_ANGLE for i in rows], bool)
+            suit[rows], share[rows] = SUITS.index(name), np.where(white, WHITE_INK_DOUBT, FACE_SUIT_DOUBT)
+        return FaceDoubt(suit, share)
+
+    def at(self, rows: np.ndarray) -> FaceDoubt:
+        return FaceDoubt(self.suit[rows], self.share[rows])
+
+    def applied(self, probs: np.ndarray) -> np.ndarray:
+        """The networks' probabilities with the doubted suit's share moved to white of the same value."""
+        out = probs.copy()
+        by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
+        rows = np.flatnonzero(self.suit >= 0)
+        moved = self.share[rows, None] * by_suit[rows, self.suit[rows]]
+        by_suit[rows, self.suit[rows]] -= moved
         by_suit[rows, SUITS.index("w")] += moved
-    return out
+        return out
+
+
+def inks_of(summary: np.ndarray) -> np.ndarray:
+    """Each card's ink's mean a* and b* (over 25) over both ends, from its ends' ``ink_summary``."""
+    return summary.reshape(len(summary) // 2, 2, -1).mean(1)[:, INK_COLOUR]
 
 
 INK_KERNEL = 9        # px: the face under a numeral's stroke, its strokes taken out by a median this wide
@@ -467,15 +483,7 @@ def ink_angle(crop: np.ndarray) -> float:
     ink blurred into a blue face still points at white, and a light blue ink some degrees away (on
     new coloured-face training decks read as the face's suit: white cards' median 9 degrees, the
     suit's own 25 to 50).
-    The mat round a loosely cut card is left out. 180 where the card shows no ink. The last few
-    cards' angles are kept: a taught card its quick look leaves unsure is doubted again once every
-    network has read it, and the filter takes half a millisecond a card."""
-    return _ink_angle(crop.shape, crop.tobytes())
-
-
-@functools.lru_cache(maxsize=8)
-def _ink_angle(shape: tuple[int, ...], pixels: bytes) -> float:
-    crop = np.frombuffer(pixels, np.uint8).reshape(shape)
+    The mat round a loosely cut card is left out. 180 where the card shows no ink."""
     face_under = cv2.medianBlur(crop, INK_KERNEL).astype(np.float32)
     h, w = crop.shape[:2]
     face = np.median(crop[h // 5:h - h // 5, w // 5:w - w // 5].reshape(-1, 3), axis=0)
