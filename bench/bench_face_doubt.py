@@ -1,0 +1,105 @@
+"""How the doubt of a pale suit on a face of its colour (``classifier.FaceDoubt``) fares card by
+card: every kind of each deck laid alone in PLAY under a random camera and light, read untaught,
+and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA``; the
+shipped floor first). Per deck: the face's Lab chroma as seen, the share of cards doubted and the
+cards read wrongly with confidence >= 0.9 (white ones among them). Per family and floor: read
+right, right and sure, wrong and sure.
+
+Choose on training and tuning families; a held-out family's decks only say where the doubt misses.
+
+    python bench/bench_face_doubt.py --families coloured-face,tinted-face --decks 30 --first-deck 98000
+    python bench/bench_face_doubt.py --families random-face,sepia-print,blueprint-grid --decks 20 --first-deck 98000
+    python bench/bench_face_doubt.py --families blue-low-contrast --decks 5 --first-deck 97000
+"""
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(ROOT))
+sys.path.insert(0, ROOT)
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+from bench_quick import decks_read  # noqa: E402
+
+from vision import classifier, designs, synth, teach  # noqa: E402
+from vision.classifier import FaceDoubt, ink_summary, inks_of  # noqa: E402
+from vision.labels import LABELS  # noqa: E402
+from vision.recognize import Recognizer  # noqa: E402
+
+FLOORS = (classifier.FACE_CHROMA, 28.0, 26.0, 24.0, 22.0)
+SURE = 0.9
+
+
+@dataclass
+class DeckCards:
+    """One deck's cards as the networks read them, before the doubt."""
+
+    seed: int
+    crops: list[np.ndarray]
+    truth: np.ndarray
+    probs: np.ndarray
+    faces: np.ndarray  # Lab, per card
+    inks: np.ndarray   # ``inks_of``
+
+    def read(self, floor: float) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
+        """Labels read and their confidence, with the doubt's face floor at ``floor``."""
+        shipped, classifier.FACE_CHROMA = classifier.FACE_CHROMA, floor
+        try:
+            doubt = FaceDoubt.of(self.faces, self.inks, self.crops)
+        finally:
+            classifier.FACE_CHROMA = shipped
+        probs = doubt.applied(self.probs)
+        return np.array(LABELS)[probs.argmax(1)], probs.max(1), doubt
+
+
+def deck_cards(reader: Recognizer, family: str, seed: int, rng: np.random.Generator, views: int) -> DeckCards:
+    deck = designs.design(family, seed)
+    crops, truth = [], []
+    for card in LABELS:
+        for _ in range(views):
+            scene = synth.Scene([synth.lay(card, "play", deck, rng)])
+            frame = synth.render_frame(scene, synth.Camera.random(rng), synth.Light.random(rng), 0)
+            crop = reader.look(frame)[1]["play"].crop
+            if crop is not None:
+                crops.append(crop)
+                truth.append(card)
+    probs, _, blob = reader.classifier._run(crops, described=False)
+    return DeckCards(seed, crops, np.array(truth), probs, teach.face_colours(crops), inks_of(ink_summary(blob)))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--decks", type=int, default=3, help="decks per family")
+    p.add_argument("--views", type=int, default=1, help="times each kind is laid")
+    p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
+    p.add_argument("--first-deck", type=int, default=98_000, help="seed of each family's first deck")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the cameras and lights")
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    reader = Recognizer()
+    for family, decks in decks_read(args, lambda f, s, rng: deck_cards(reader, f, s, rng, args.views)):
+        print(f"{family} ({designs.role(family)}), {sum(len(d.truth) for d in decks)} cards:")
+        for d in decks:
+            read, conf, doubt = d.read(FLOORS[0])
+            sure_wrong = (read != d.truth) & (conf >= SURE)
+            chroma = np.hypot(d.faces[:, 1] - 128.0, d.faces[:, 2] - 128.0)
+            print(f"  deck {d.seed}: face chroma {chroma.min():.0f} to {chroma.max():.0f}, doubted "
+                  f"{np.mean(doubt.suit >= 0):.0%}, wrong and sure {sure_wrong.sum()} "
+                  f"(white {(sure_wrong & np.char.startswith(d.truth, 'w')).sum()})")
+        for floor in FLOORS:
+            right = sure_right = sure_wrong = 0
+            for d in decks:
+                read, conf, _ = d.read(floor)
+                right += int((read == d.truth).sum())
+                sure_right += int(((read == d.truth) & (conf >= SURE)).sum())
+                sure_wrong += int(((read != d.truth) & (conf >= SURE)).sum())
+            n = sum(len(d.truth) for d in decks)
+            print(f"  face floor {floor:.0f}: read right {right / n:.1%}, right and sure {sure_right / n:.1%}, "
+                  f"wrong and sure {sure_wrong} ({sure_wrong / n:.2%})")
+
+
+if __name__ == "__main__":
+    main()
