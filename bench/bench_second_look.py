@@ -1,7 +1,7 @@
 """How far the first network's reading of an untaught card can be trusted: per pile of tuning decks
-found while watching, every network's reading of each end. For each way of sparing the other two
-networks (``classifier.SECOND_LOOK`` at several thresholds; the third network only where the first
-two together are unsure; the other two only on the ends the first is unsure of) it prints how many
+found while watching, every network's reading of each end. For each way of sparing the other
+networks (``classifier.SECOND_LOOK`` at several thresholds; the rest only where the first two
+together are unsure; the others only on the ends the first is unsure of) it prints how many
 networks read a card on average, which sets an untaught frame's time, and the piles read right,
 asked about and read wrongly with confidence >= 0.9. Also the networks' probabilities averaged
 instead of their log-probabilities.
@@ -80,17 +80,17 @@ def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: 
 
 
 def ways(r: Readings) -> dict[str, np.ndarray]:
-    """How many networks read each end, per way of sparing the other two."""
+    """How many networks read each end, per way of sparing the others (as many as were read)."""
     def surely(by: int) -> np.ndarray:  # per end: the first ``by`` networks read its card surely
         return np.repeat(card_probabilities(r.suit[:, :by].mean(1), r.value[:, :by].mean(1)).max(1), 2)
-    first, first_two = surely(1), surely(2)
+    first, first_two, every = surely(1), surely(2), r.suit.shape[1]
     end_sure = np.exp(r.suit[:, 0].max(1) + r.value[:, 0].max(1)) >= SECOND_LOOK
-    out = {f"second look below {t}": np.where(first < t, 3, 1) for t in THRESHOLDS}
-    out["every network"] = np.full(len(first), 3)
-    out[f"third only where two are unsure ({SECOND_LOOK})"] = np.where(
-        first >= SECOND_LOOK, 1, np.where(first_two >= SECOND_LOOK, 2, 3))
+    out = {f"second look below {t}": np.where(first < t, every, 1) for t in THRESHOLDS}
+    out["every network"] = np.full(len(first), every)
+    out[f"the rest only where the first two are unsure ({SECOND_LOOK})"] = np.where(
+        first >= SECOND_LOOK, 1, np.where(first_two >= SECOND_LOOK, 2, every))
     out[f"others only on the ends the first is unsure of ({SECOND_LOOK})"] = np.where(
-        (first < SECOND_LOOK) & ~end_sure, 3, 1)
+        (first < SECOND_LOOK) & ~end_sure, every, 1)
     return out
 
 
