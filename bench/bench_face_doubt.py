@@ -1,9 +1,10 @@
 """How the doubt of a pale suit on a face of its colour (``classifier.FaceDoubt``) fares card by
 card: every kind of each deck laid alone in PLAY under a random camera and light, read untaught,
 and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA``; the
-shipped floor first). Per deck: the face's Lab chroma as seen, the share of cards doubted and the
-cards read wrongly with confidence >= 0.9 (white ones among them). Per family and floor: read
-right, right and sure, wrong and sure.
+shipped floor first), and with a ceiling of the face's lightness (faces lighter than that not
+doubted: white ink would not show on them). Per deck: the face's Lab chroma as seen, the share of
+cards doubted and the cards read wrongly with confidence >= 0.9 (white ones among them). Per family
+and floor: read right, right and sure, wrong and sure.
 
 Choose on training and tuning families; a held-out family's decks only say where the doubt misses.
 
@@ -29,7 +30,9 @@ from vision.classifier import FaceDoubt, ink_summary, inks_of  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
-FLOORS = (classifier.FACE_CHROMA, 28.0, 26.0, 24.0, 22.0)
+NO_CEILING = 255.0  # Lab lightness: every face doubted, as shipped
+LIMITS = ((classifier.FACE_CHROMA, NO_CEILING), (28.0, NO_CEILING), (26.0, NO_CEILING), (24.0, NO_CEILING),
+          (22.0, NO_CEILING), (classifier.FACE_CHROMA, 160.0), (classifier.FACE_CHROMA, 140.0))
 SURE = 0.9
 
 
@@ -44,13 +47,15 @@ class DeckCards:
     faces: np.ndarray  # Lab, per card
     inks: np.ndarray   # ``inks_of``
 
-    def read(self, floor: float) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
-        """Labels read and their confidence, with the doubt's face floor at ``floor``."""
-        shipped, classifier.FACE_CHROMA = classifier.FACE_CHROMA, floor
+    def read(self, limits: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
+        """Labels read and their confidence, with the doubt's face chroma floor and lightness
+        ceiling at ``limits``."""
+        shipped, classifier.FACE_CHROMA = classifier.FACE_CHROMA, limits[0]
         try:
             doubt = FaceDoubt.of(self.faces, self.inks, self.crops)
         finally:
             classifier.FACE_CHROMA = shipped
+        doubt = FaceDoubt(np.where(self.faces[:, 0] <= limits[1], doubt.suit, -1), doubt.share)
         probs = doubt.applied(self.probs)
         return np.array(LABELS)[probs.argmax(1)], probs.max(1), doubt
 
@@ -83,22 +88,23 @@ def main() -> None:
     for family, decks in decks_read(args, lambda f, s, rng: deck_cards(reader, f, s, rng, args.views)):
         print(f"{family} ({designs.role(family)}), {sum(len(d.truth) for d in decks)} cards:")
         for d in decks:
-            read, conf, doubt = d.read(FLOORS[0])
+            read, conf, doubt = d.read(LIMITS[0])
             sure_wrong = (read != d.truth) & (conf >= SURE)
             chroma = np.hypot(d.faces[:, 1] - 128.0, d.faces[:, 2] - 128.0)
             print(f"  deck {d.seed}: face chroma {chroma.min():.0f} to {chroma.max():.0f}, doubted "
                   f"{np.mean(doubt.suit >= 0):.0%}, wrong and sure {sure_wrong.sum()} "
                   f"(white {(sure_wrong & np.char.startswith(d.truth, 'w')).sum()})")
-        for floor in FLOORS:
+        for limits in LIMITS:
             right = sure_right = sure_wrong = 0
             for d in decks:
-                read, conf, _ = d.read(floor)
+                read, conf, _ = d.read(limits)
                 right += int((read == d.truth).sum())
                 sure_right += int(((read == d.truth) & (conf >= SURE)).sum())
                 sure_wrong += int(((read != d.truth) & (conf >= SURE)).sum())
             n = sum(len(d.truth) for d in decks)
-            print(f"  face floor {floor:.0f}: read right {right / n:.1%}, right and sure {sure_right / n:.1%}, "
-                  f"wrong and sure {sure_wrong} ({sure_wrong / n:.2%})")
+            ceiling = "" if limits[1] == NO_CEILING else f", faces lighter than {limits[1]:.0f} not doubted"
+            print(f"  face chroma from {limits[0]:.0f}{ceiling}: read right {right / n:.1%}, "
+                  f"right and sure {sure_right / n:.1%}, wrong and sure {sure_wrong} ({sure_wrong / n:.2%})")
 
 
 if __name__ == "__main__":
