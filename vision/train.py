@@ -31,13 +31,19 @@ import cv2
 import numpy as np
 
 from . import designs, finder, mat, synth, teach
-from .classifier import CHANNELS, PATCH_ROWS, ends, model_resource, to_blob
+from .classifier import CHANNELS, PATCH_ROWS, Classifier, _read_net, ends, model_resource, softmax, to_blob
 from .labels import LABELS
 from .recognize import look_at_mat
 
 TRAIN_DESIGNS = range(0, 400)
 TEST_DESIGN_BASE = 100_000  # held-out designs start here and are never used for training
 FAMILY_SEEDS = 20_000       # decks of the training families drawn for training: seeds below this
+
+
+def _bar(label: str, done: int, total: int, t0: float, after: str = "") -> None:
+    """A progress bar on stderr, redrawn in place: training runs for an hour."""
+    print(f"\r  {label} [{'#' * (30 * done // total):<30}] {after}{time.time() - t0:.0f} s", end="", file=sys.stderr,
+          flush=True)
 
 
 def zone_sample(rng: np.random.Generator, design: synth.Design, card: str) -> np.ndarray | None:
@@ -158,9 +164,7 @@ def dataset(samples: int, seed: int, design_base: int, families: float, workers:
     with Pool(workers) as pool:
         for part in pool.imap(_make, chunks):  # in order: the same seed gives the same data
             parts.append(part)
-            done = len(parts) * 30 // n
-            print(f"\r  making samples [{'#' * done:<30}] {len(parts) * 100 // n}% {time.time() - t0:.0f} s",
-                  end="", file=sys.stderr, flush=True)
+            _bar("making samples", len(parts), n, t0, f"{len(parts) * 100 // n}% ")
     print(file=sys.stderr)
     x = np.concatenate([np.stack(p[0]) for p in parts])[:samples]
     y = np.concatenate([np.array(p[1]) for p in parts])[:samples]
@@ -184,7 +188,6 @@ def ensemble_targets(x: np.ndarray, teachers: list[str], batch: int = 512) -> tu
     probabilities of ``teachers`` read together as the box reads them: their log-probabilities
     averaged, then normalised: a network taught to say what several say at once costs one
     network's reading (how near it came to them: models/README.md)."""
-    from .classifier import Classifier, _read_net, softmax
     nets = [_read_net(path) for path in teachers]
     suits, values = [], []
     t0 = time.time()
@@ -193,9 +196,7 @@ def ensemble_targets(x: np.ndarray, teachers: list[str], batch: int = 512) -> tu
         read = [Classifier._read(net, blob) for net in nets]
         suits.append(softmax(np.mean([suit for suit, _, _ in read], 0)))
         values.append(softmax(np.mean([value for _, value, _ in read], 0)))
-        done = 30 * (i + batch) // len(x)
-        print(f"\r  the teachers read [{'#' * min(done, 30):<30}] {time.time() - t0:.0f} s", end="", file=sys.stderr,
-              flush=True)
+        _bar("the teachers read", min(i + batch, len(x)), len(x), t0)
     print(file=sys.stderr)
     return np.concatenate(suits).astype(np.float32), np.concatenate(values).astype(np.float32)
 
@@ -252,12 +253,12 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
         perm = torch.randperm(ends_total).numpy()
         total = 0.0
         for k, i in enumerate(range(0, ends_total, batch)):
-            inputs, suits, values = patch_batch(x, y, perm[i:i + batch])
+            idx = perm[i:i + batch]
+            inputs, suits, values = patch_batch(x, y, idx)
             opt.zero_grad()
             suit, value, _ = model(inputs)
             loss = loss_fn(suit, suits) + loss_fn(value, values)
             if soft is not None:
-                idx = perm[i:i + batch]
                 taught_suit, taught_value = torch.from_numpy(soft[0][idx]), torch.from_numpy(soft[1][idx])
                 loss = 0.5 * loss + 0.5 * (
                     -(taught_suit * torch.log_softmax(suit, 1)).sum(1).mean()
@@ -267,8 +268,7 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             sched.step()
             total += float(loss.detach()) * len(suits)
             if k % 50 == 0:
-                print(f"\r  epoch {epoch + 1}/{epochs} [{'#' * (30 * i // ends_total):<30}] {time.time() - t0:.0f} s",
-                      end="", file=sys.stderr, flush=True)
+                _bar(f"epoch {epoch + 1}/{epochs}", i, ends_total, t0)
         acc = evaluate(model, xv, yv)
         print(f"\repoch {epoch + 1}/{epochs}: loss {total / ends_total:.3f}, check accuracy {acc:.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
