@@ -1,8 +1,9 @@
 """How the doubt of a pale suit on a face of its colour (``classifier.FaceDoubt``) fares card by
 card: every kind of each deck laid alone in PLAY under a random camera and light, read untaught,
-and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA``; the
-shipped floor first), and with a ceiling of the face's lightness (faces lighter than that not
-doubted: white ink would not show on them). Per deck: the face's Lab chroma as seen, the share of
+and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA`` and
+``BLUE_FACE_CHROMA``; the shipped floors first), with a ceiling of the face's lightness (faces
+lighter than that not doubted: white ink would not show on them), and with greyer faces doubted
+only where the ink points at white (``classifier.ink_angle``). Per deck: the face's Lab chroma as seen, the share of
 cards doubted and the cards read wrongly with confidence >= 0.9 (white ones among them). Per family
 and floor: read right, right and sure, wrong and sure.
 
@@ -31,8 +32,31 @@ from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
 NO_CEILING = 255.0  # Lab lightness: every face doubted, as shipped
-LIMITS = ((classifier.FACE_CHROMA, NO_CEILING), (28.0, NO_CEILING), (26.0, NO_CEILING), (24.0, NO_CEILING),
-          (22.0, NO_CEILING), (classifier.FACE_CHROMA, 160.0), (classifier.FACE_CHROMA, 140.0))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Which faces are doubted: chroma from ``floor`` (blue ones from ``blue``, the same if None),
+    lightness up to ``ceiling``; and faces of chroma from ``white_from`` up to the floor only where
+    the ink points at white."""
+
+    floor: float
+    blue: float | None = None
+    ceiling: float = NO_CEILING
+    white_from: float | None = None
+
+    def __str__(self) -> str:
+        blue = "" if self.blue is None else f", blue faces from {self.blue:.0f}"
+        ceiling = "" if self.ceiling == NO_CEILING else f", faces lighter than {self.ceiling:.0f} not doubted"
+        white = "" if self.white_from is None else f", from {self.white_from:.0f} where the ink points at white"
+        return f"face chroma from {self.floor:.0f}{blue}{ceiling}{white}"
+
+
+SHIPPED = Limits(classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA)
+LIMITS = (SHIPPED, Limits(classifier.FACE_CHROMA), *(Limits(f) for f in (28.0, 26.0, 24.0, 22.0)),
+          *(Limits(classifier.FACE_CHROMA, blue=f) for f in (26.0, 18.0, 14.0)),
+          *(Limits(classifier.FACE_CHROMA, ceiling=c) for c in (160.0, 140.0)),
+          *(Limits(classifier.FACE_CHROMA, white_from=f) for f in (24.0, 18.0, 12.0)))
 SURE = 0.9
 
 
@@ -47,15 +71,22 @@ class DeckCards:
     faces: np.ndarray  # Lab, per card
     inks: np.ndarray   # ``inks_of``
 
-    def read(self, limits: tuple[float, float]) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
-        """Labels read and their confidence, with the doubt's face chroma floor and lightness
-        ceiling at ``limits``."""
-        shipped, classifier.FACE_CHROMA = classifier.FACE_CHROMA, limits[0]
+    def doubt(self, floor: float, blue: float | None = None) -> FaceDoubt:
+        shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA
+        classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = floor, floor if blue is None else blue
         try:
-            doubt = FaceDoubt.of(self.faces, self.inks, self.crops)
+            return FaceDoubt.of(self.faces, self.inks, self.crops)
         finally:
-            classifier.FACE_CHROMA = shipped
-        doubt = FaceDoubt(np.where(self.faces[:, 0] <= limits[1], doubt.suit, -1), doubt.share)
+            classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = shipped
+
+    def read(self, limits: Limits) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
+        """Labels read and their confidence, with the doubt under ``limits``."""
+        doubt = self.doubt(limits.floor, limits.blue)
+        if limits.white_from is not None:
+            lower = self.doubt(limits.white_from)
+            white = (doubt.suit < 0) & (lower.share == classifier.WHITE_INK_DOUBT)
+            doubt = FaceDoubt(np.where(white, lower.suit, doubt.suit), np.where(white, lower.share, doubt.share))
+        doubt = FaceDoubt(np.where(self.faces[:, 0] <= limits.ceiling, doubt.suit, -1), doubt.share)
         probs = doubt.applied(self.probs)
         return np.array(LABELS)[probs.argmax(1)], probs.max(1), doubt
 
@@ -88,7 +119,7 @@ def main() -> None:
     for family, decks in decks_read(args, lambda f, s, rng: deck_cards(reader, f, s, rng, args.views)):
         print(f"{family} ({designs.role(family)}), {sum(len(d.truth) for d in decks)} cards:")
         for d in decks:
-            read, conf, doubt = d.read(LIMITS[0])
+            read, conf, doubt = d.read(SHIPPED)
             sure_wrong = (read != d.truth) & (conf >= SURE)
             chroma = np.hypot(d.faces[:, 1] - 128.0, d.faces[:, 2] - 128.0)
             print(f"  deck {d.seed}: face chroma {chroma.min():.0f} to {chroma.max():.0f}, doubted "
@@ -102,8 +133,7 @@ def main() -> None:
                 sure_right += int(((read == d.truth) & (conf >= SURE)).sum())
                 sure_wrong += int(((read != d.truth) & (conf >= SURE)).sum())
             n = sum(len(d.truth) for d in decks)
-            ceiling = "" if limits[1] == NO_CEILING else f", faces lighter than {limits[1]:.0f} not doubted"
-            print(f"  face chroma from {limits[0]:.0f}{ceiling}: read right {right / n:.1%}, "
+            print(f"  {limits}: read right {right / n:.1%}, "
                   f"right and sure {sure_right / n:.1%}, wrong and sure {sure_wrong} ({sure_wrong / n:.2%})")
 
 

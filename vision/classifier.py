@@ -414,6 +414,9 @@ class Classifier:
 # out: no face of its hue was seen to take white for it)
 SUIT_LAB_HUES = {"r": 35.0, "y": 90.0, "g": 141.0, "b": -78.0}
 FACE_CHROMA = 30.0    # Lab chroma of a face coloured strongly (a blue-faced edition); cream paper is about 22
+# Paper is printed cream or grey, never pale blue, so a blue face this grey is a strongly blue one
+# seen in a warm or dim light (the blue-faced edition's reached 10 to 25 under the box's lights)
+BLUE_FACE_CHROMA = 22.0
 FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
@@ -443,11 +446,12 @@ class FaceDoubt:
         """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
         mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced."""
         a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
-        hue = np.degrees(np.arctan2(b, a))
-        pale = (np.hypot(a, b) >= FACE_CHROMA) & (25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA)
+        hue, chroma = np.degrees(np.arctan2(b, a)), np.hypot(a, b)
+        pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit, share = np.full(len(faces), -1), np.zeros(len(faces))
         for name, suit_hue in SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
-            rows = np.flatnonzero(pale & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
+            coloured = chroma >= (BLUE_FACE_CHROMA if name == "b" else FACE_CHROMA)
+            rows = np.flatnonzero(pale & coloured & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
             white = np.array([ink_angle(crops[i]) < WHITE_INK_ANGLE for i in rows], bool)
             suit[rows], share[rows] = SUITS.index(name), np.where(white, WHITE_INK_DOUBT, FACE_SUIT_DOUBT)
         return FaceDoubt(suit, share)

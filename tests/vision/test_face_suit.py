@@ -72,6 +72,16 @@ def test_other_suits_vivid_inks_and_faces_of_little_colour_are_left_as_read():
         assert np.allclose(doubt_face_suit(one_hot("y3"), lab(face), PALE, plain(face)), one_hot("y3"))
 
 
+def test_a_greyish_blue_face_is_doubted_where_paper_of_as_little_colour_is_not():
+    """Paper is printed cream or grey, never pale blue: a blue face as grey as cream paper is a blue
+    face in a warm or dim light, where white ink takes its hue as on the blue face itself."""
+    greyish_blue, khaki = (170, 130, 100), (100, 145, 160)  # Lab chroma 25 and 26, hues near blue's and yellow's
+    assert classifier.BLUE_FACE_CHROMA < 25 < 26 < classifier.FACE_CHROMA
+    out = doubt_face_suit(one_hot("b4"), lab(greyish_blue), PALE, plain(greyish_blue))[0]
+    assert out[LABELS.index("b4")] < 0.9 and out[LABELS.index("w4")] > 0.2
+    assert np.allclose(doubt_face_suit(one_hot("y4"), lab(khaki), PALE, plain(khaki)), one_hot("y4"))
+
+
 MIXED = [printed(BLUE_FACE, (250, 250, 250)), *plain(GREY_FACE), printed(BLUE_FACE, (250, 205, 150)), *plain(BLUE_FACE)]
 
 
