@@ -3,9 +3,9 @@ card: every kind of each deck laid alone in PLAY under a random camera and light
 and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA`` and
 ``BLUE_FACE_CHROMA``; the shipped floors first), with a ceiling of the face's lightness (faces
 lighter than that not doubted: white ink would not show on them), and with greyer faces doubted
-only where the ink points at white (``classifier.ink_angle``). Per deck: the face's Lab chroma as seen, the share of
-cards doubted and the cards read wrongly with confidence >= 0.9 (white ones among them). Per family
-and floor: read right, right and sure, wrong and sure.
+only where the ink points at white (``classifier.ink_angle``). Per deck: the face's Lab chroma as
+seen, the share of cards doubted and the cards read wrongly with confidence >= 0.9 (white ones among
+them). Per family and limits: read right, right and sure, wrong and sure.
 
 Choose on training and tuning families; a held-out family's decks only say where the doubt misses.
 
