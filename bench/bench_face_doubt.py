@@ -75,7 +75,7 @@ class DeckCards:
         shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA
         classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = floor, floor if blue is None else blue
         try:
-            return FaceDoubt.of(self.faces, self.inks, self.crops)
+            return FaceDoubt.of(self.faces, self.inks, self.crops).measured()
         finally:
             classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = shipped
 

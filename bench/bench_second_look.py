@@ -76,7 +76,7 @@ def readings(reader: Classifier, family: str, deck_seed: int, frames: int, rng: 
         inks.append(inks_of(ink_summary(look.blob)))
         truth += laid
     return Readings(np.concatenate(suits), np.concatenate(values),
-                    FaceDoubt.of(np.concatenate(faces), np.concatenate(inks), crops), np.array(truth))
+                    FaceDoubt.of(np.concatenate(faces), np.concatenate(inks), crops).measured(), np.array(truth))
 
 
 def ways(r: Readings) -> dict[str, np.ndarray]:

@@ -422,6 +422,7 @@ INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred i
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
 WHITE_INK_ANGLE = 12.0  # degrees: an ink whose step from the face points closer than this to white is white
 WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and the box still asks
+ANGLE_FROM = 0.01     # the doubted suit's probability from which the ink's angle is measured
 INK_COLOUR = [2, 4]   # of an end's ``ink_summary``: the ink's mean a* and b* (/ 25)
 
 
@@ -435,11 +436,13 @@ class FaceDoubt:
     each such reading goes to white of the same value, so the box asks, with white the other
     candidate; where the ink's step from the face points at white (``ink_angle``), three quarters
     go, so white is the guess, still asked. A taught deck's own model knows its inks and is not
-    doubted; the network's say beside it is. Worked out once per card: a taught card its quick look
-    leaves unsure is read again, and the angle takes a millisecond a card."""
+    doubted; the network's say beside it is. The angle takes a millisecond a card, so it is measured
+    only where a reading gives the doubted suit a say (``ANGLE_FROM``), and once per card: a taught
+    card its quick look leaves unsure is read again."""
 
     suit: np.ndarray   # per card: the index in ``SUITS`` of the suit doubted, -1 for none
-    share: np.ndarray  # per card: the share of that suit's reading that goes to white
+    share: np.ndarray  # per card: the share of that suit's reading that goes to white; NaN: not yet measured
+    crops: tuple[np.ndarray, ...] = ()  # the cards, for the angles still to measure
 
     @staticmethod
     def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray]) -> FaceDoubt:
@@ -448,23 +451,34 @@ class FaceDoubt:
         a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
         hue, chroma = np.degrees(np.arctan2(b, a)), np.hypot(a, b)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
-        suit, share = np.full(len(faces), -1), np.zeros(len(faces))
+        suit = np.full(len(faces), -1)
         for name, suit_hue in SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
             coloured = chroma >= (BLUE_FACE_CHROMA if name == "b" else FACE_CHROMA)
             rows = np.flatnonzero(pale & coloured & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
-            white = np.array([ink_angle(crops[i]) < WHITE_INK_ANGLE for i in rows], bool)
-            suit[rows], share[rows] = SUITS.index(name), np.where(white, WHITE_INK_DOUBT, FACE_SUIT_DOUBT)
-        return FaceDoubt(suit, share)
+            suit[rows] = SUITS.index(name)
+        return FaceDoubt(suit, np.where(suit >= 0, np.nan, 0.0), tuple(crops))
 
     def at(self, rows: np.ndarray) -> FaceDoubt:
-        return FaceDoubt(self.suit[rows], self.share[rows])
+        return FaceDoubt(self.suit[rows], self.share[rows], tuple(self.crops[i] for i in rows) if self.crops else ())
+
+    def measured(self, rows: np.ndarray | None = None) -> FaceDoubt:
+        """Itself, with the ink's angle measured on the doubted cards among ``rows`` (None: all)."""
+        todo = np.flatnonzero(np.isnan(self.share))
+        for i in todo if rows is None else np.intersect1d(todo, rows):
+            self.share[i] = WHITE_INK_DOUBT if ink_angle(self.crops[i]) < WHITE_INK_ANGLE else FACE_SUIT_DOUBT
+        return self
 
     def applied(self, probs: np.ndarray) -> np.ndarray:
-        """The networks' probabilities with the doubted suit's share moved to white of the same value."""
+        """The networks' probabilities with the doubted suit's share moved to white of the same value.
+        Where they give that suit less than ``ANGLE_FROM`` the angle is left unmeasured: either
+        share would move less than that."""
         out = probs.copy()
         by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
         rows = np.flatnonzero(self.suit >= 0)
-        moved = self.share[rows, None] * by_suit[rows, self.suit[rows]]
+        said = by_suit[rows, self.suit[rows]].sum(1) >= ANGLE_FROM
+        self.measured(rows[said])
+        share = np.where(np.isnan(self.share[rows]), FACE_SUIT_DOUBT, self.share[rows])
+        moved = share[:, None] * by_suit[rows, self.suit[rows]]
         by_suit[rows, self.suit[rows]] -= moved
         by_suit[rows, SUITS.index("w")] += moved
         return out

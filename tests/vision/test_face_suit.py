@@ -208,3 +208,22 @@ def test_a_taught_card_read_twice_has_its_ink_measured_once(monkeypatch):
     assert len(quick) == 1  # both looked at quickly, then read again by every network
     assert len(measured) == 1 and measured[0] is cards[0]  # the tint's ink is too colourful to be doubted
     assert white.card == "w3" and white.confidence < 0.9 and tint.card == "b3"
+
+
+def test_the_ink_is_measured_only_where_the_reading_gives_the_doubted_suit_a_say(monkeypatch):
+    """A white card read surely as white on a blue face keeps the doubt but skips ``ink_angle``
+    (its reading moves less than ``ANGLE_FROM`` whatever the angle); one read as blue is measured."""
+    measured = []
+    real = classifier.ink_angle
+    monkeypatch.setattr(classifier, "ink_angle", lambda crop: measured.append(crop) or real(crop))
+    cards = [printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 250, 250))]
+    faces = np.concatenate([lab(BLUE_FACE)] * 2)
+    probs = np.concatenate([one_hot("w3", 0.999), one_hot("b3", 0.9)])
+    doubt = FaceDoubt.of(faces, np.zeros((2, 2)), cards)
+    read = doubt.applied(probs)
+    assert len(measured) == 1 and measured[0] is cards[1]
+    assert list(doubt.suit) == [SUITS.index("b")] * 2
+    assert LABELS[read[1].argmax()] == "w3" and read[1].max() < 0.9  # white ink: white is the guess, asked
+    exact = doubt.measured().applied(probs)  # the first card measured too
+    assert len(measured) == 2
+    assert np.abs(exact - read).max() < classifier.ANGLE_FROM
