@@ -1,12 +1,11 @@
 """Card vision figures: accuracy on held-out rendered designs (with and without a taught profile),
 confident mistakes, zone assignment, speed per 1280x720 frame on one core (a training design, a
-tuning deck and the first deck of each held-out family, untaught and taught), watcher latency, and
-memory after loading the model. Usage: python bench/bench_vision.py [--frames 2000] [--designs 1000]
+tuning deck and the first deck of each held-out family, untaught and taught) and watcher latency
+(memory: ``bench_memory.py``). Usage: python bench/bench_vision.py [--frames 2000] [--designs 1000]
 [--seed 2026] [--zones-only] [--speed-only] (other designs and seeds give a fresh held-out set)"""
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 
@@ -236,14 +235,6 @@ def latency() -> None:
           f"max {max(waits):.0f} ms over {len(waits)}/10 cards")
 
 
-def memory() -> None:
-    code = ("from vision.recognize import Recognizer; import numpy as np; r = Recognizer(); "
-            "r.analyse(np.zeros((720, 1280, 3), np.uint8)); "
-            "print(next(l for l in open('/proc/self/status') if l.startswith('VmRSS')).split()[1])")
-    kb = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT).stdout)
-    print(f"vision process RSS after loading the model: {kb / 1024:.0f} MB")
-
-
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--frames", type=int, default=2000, help="held-out frames (two cards each)")
@@ -252,14 +243,13 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
     p.add_argument("--zones-only", action="store_true",
                    help="only how well cards are found, on scenes whose zones may be empty (40 designs)")
-    p.add_argument("--speed-only", action="store_true", help="only the speed, latency and memory figures")
+    p.add_argument("--speed-only", action="store_true", help="only the speed and latency figures")
     args = p.parse_args()
     if args.zones_only:
         zones(args.frames, args.designs, args.seed)
         return
     speed()
     latency()
-    memory()
     if not args.speed_only:
         accuracy(args.frames, args.designs, args.seed)
 

@@ -581,8 +581,9 @@ NETWORK_SAY = 0.25   # weight of the network's own log-probabilities beside the 
 # judged cards wrongly that the network alone read right (two training families' whole games)
 GROWN_NETWORK_SAY = 1.0
 # crops described at once: 80 at once took the process's peak memory from 53 to 181 MB, 8 to 78 MB,
-# just as fast (one thread of the 2-core x86 machine); teaching and the game's deck describe many
-DESCRIBE_BATCH = 8
+# just as fast (one thread of the 2-core x86 machine); teaching and the game's deck describe many.
+# 2 took about 10 MB more off teaching's peak, 3% slower (``bench/bench_memory.py``)
+DESCRIBE_BATCH = 2
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
 PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)

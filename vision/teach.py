@@ -274,7 +274,14 @@ def fit_lda(classes: list[np.ndarray], shrink: float = SHRINK) -> tuple[np.ndarr
         within = x.astype(np.float32) - c.astype(np.float32)
         cov += within.T @ within
     cov /= n
-    cov = (1 - shrink) * cov + shrink * np.diag(np.diag(cov)) + 1e-4 * np.eye(len(cov))
+    # shrunk towards its diagonal and scaled in place: with ~900 columns each temporary is 6 MB more
+    # of the box's memory while a deck is fitted
+    diagonal, own = np.diag_indices(len(cov)), np.diag(cov).copy()
+    cov *= 1 - shrink
+    cov[diagonal] += shrink * own
+    cov[diagonal] += 1e-4
     vals, vecs = np.linalg.eigh(cov)
-    whiten = (vecs / np.sqrt(vals)).astype(np.float32)  # float32: half the memory, twice the speed
+    del cov
+    vecs /= np.sqrt(vals)
+    whiten = vecs.astype(np.float32)  # float32: half the memory, twice the speed
     return mean.astype(np.float32), whiten, ((centres - mean) @ whiten).astype(np.float32)
