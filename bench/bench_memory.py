@@ -1,10 +1,12 @@
 """The vision process's memory (RSS) as the box lives it: after loading the networks, while reading
-cards untaught, at its highest while a deck of 35 kinds is taught (the fit loads networks of its
-own and describes 6,000 altered copies; learning a deck after a game fits the same way), and while
-reading with the taught profile. The frames and photos are drawn here and handed to a fresh process
+cards untaught, at its highest while a first game's deck grows card by card (35 cards; its own
+networks describe each card's altered copies), while a deck of 35 kinds is taught (the fit loads
+networks of its own and describes 6,000 altered copies; learning a deck after a game fits the same
+way), and while reading with the taught profile. The frames and photos are drawn here and handed to a fresh process
 that allocates as the box does (``companion.app.memory.keep_level``), so drawing them is not counted.
 Usage: python bench/bench_memory.py [--family sepia-print] [--deck 94000]"""
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -49,24 +51,9 @@ def draw(folder: str, family: str, deck_seed: int) -> None:
     teach(deck, rng).save(os.path.join(folder, "lesson.npz"))
 
 
-def measure(folder: str) -> dict[str, tuple[float, float]]:
-    """In the fresh process: the figures, RSS and its anonymous part, in MB."""
-    from companion.app import memory
-    from vision.classifier import Profile
-    from vision.guided import fit_profile
-    from vision.recognize import Recognizer
-    memory.keep_level()
-
-    def frames() -> Iterator[np.ndarray]:  # read one at a time: twenty frames would take 55 MB
-        for i in range(FRAMES):
-            yield cv2.imread(os.path.join(folder, f"frame-{i}.png"))
-    out = {}
-    rec = Recognizer()
-    rec.analyse(np.zeros((720, 1280, 3), np.uint8))
-    out["loaded"] = resident()
-    for frame in frames():
-        rec.analyse(frame)
-    out["reading"] = resident()
+@contextlib.contextmanager
+def highest() -> Iterator[list[float]]:
+    """The highest RSS and anonymous part while the block runs, read every 10 ms."""
     peak, done = [0.0, 0.0], threading.Event()
 
     def watch() -> None:
@@ -75,15 +62,54 @@ def measure(folder: str) -> dict[str, tuple[float, float]]:
             time.sleep(0.01)
     watcher = threading.Thread(target=watch)
     watcher.start()
+    try:
+        yield peak
+    finally:
+        done.set()
+        watcher.join()
+
+
+def measure(folder: str) -> dict[str, tuple[float, float]]:
+    """In the fresh process: the figures, RSS and its anonymous part, in MB."""
+    from companion.app import memory
+    from vision.classifier import Profile
+    from vision.guided import fit_profile
+    from vision.learning import GameDeck
+    from vision.recognize import Recognizer
+    memory.keep_level()
+
+    def frame(i: int) -> np.ndarray:  # read one at a time: twenty frames would take 55 MB
+        return cv2.imread(os.path.join(folder, f"frame-{i % FRAMES}.png"))
+    out = {}
+    rec = Recognizer()
+    rec.analyse(np.zeros((720, 1280, 3), np.uint8))
+    out["loaded"] = resident()
+    for i in range(FRAMES):
+        rec.analyse(frame(i))
+    out["reading"] = resident()
+    lesson = Profile.load(os.path.join(folder, "lesson.npz")).crops
+    # a first game of a deck the box has no profile of: its deck grows card by card (the lesson's
+    # photos standing in for the cards the game settles), read with as it grows
+    deck, named = GameDeck(None), {}
+    with highest() as peak:
+        for place, (card, crops) in enumerate(lesson.items()):
+            named[place] = (card, crops[0])
+            grown = deck.update(dict(named))
+            if grown is not None:
+                rec.classifier.use(grown, grown=True)
+            rec.analyse(frame(place))
+    out["a first game's deck, highest"] = (peak[0], peak[1])
+    del deck, grown
+    rec.classifier.use(None)
+    out["game over"] = resident()
     path = os.path.join(folder, "profile.npz")
-    fit_profile(Profile.load(os.path.join(folder, "lesson.npz")).crops, path)
-    done.set()
-    watcher.join()
+    with highest() as peak:
+        fit_profile(lesson, path)
     out["teaching, highest"] = (peak[0], peak[1])
     out["taught"] = resident()
     rec.classifier.use(Profile.load(path))
-    for frame in frames():
-        rec.analyse(frame)
+    for i in range(FRAMES):
+        rec.analyse(frame(i))
     out["reading taught"] = resident()
     return out
 
