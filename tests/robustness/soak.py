@@ -1,5 +1,5 @@
 """An accelerated game night: `companion demo` plays games back to back at high speed while 20
-phones keep the live page open. Memory must stay flat after the first game, threads and open
+phones keep the live page open. Memory must stay flat after the first games, threads and open
 files must not pile up, and every game must reach the history.
 
 RSS goes up and down by tens of MB within a game (frames rendered for the simulated camera come
