@@ -10,12 +10,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from bench_memory import rss_mb  # noqa: E402
+
 from tests.robustness.boxproc import BoxProcess  # noqa: E402
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        return int(next(line for line in f if line.startswith("VmRSS")).split()[1]) / 1024
 
 
 def startup() -> None:

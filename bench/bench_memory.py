@@ -25,16 +25,16 @@ import numpy as np  # noqa: E402
 FRAMES = 20
 
 
-def rss_mb(field: str = "VmRSS") -> float:
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
     """``VmRSS``: all resident pages; ``RssAnon``: those the process allocated itself. The rest are
     its libraries' pages, as many as the page cache holds around those it touched: the same run
     gave 68 and 97 MB after loading, as the cache stood."""
-    with open("/proc/self/status") as f:
+    with open(f"/proc/{pid}/status") as f:
         return int(next(line for line in f if line.startswith(field + ":")).split()[1]) / 1024
 
 
 def resident() -> tuple[float, float]:
-    return rss_mb(), rss_mb("RssAnon")
+    return rss_mb(os.getpid()), rss_mb(os.getpid(), "RssAnon")
 
 
 def draw(folder: str, family: str, deck_seed: int) -> None:
