@@ -3,9 +3,11 @@ card: every kind of each deck laid alone in PLAY under a random camera and light
 and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA`` and
 ``BLUE_FACE_CHROMA``; the shipped floors first), with a ceiling of the face's lightness (faces
 lighter than that not doubted: white ink would not show on them), and with greyer faces doubted
-only where the ink points at white (``classifier.ink_angle``). Per deck: the face's Lab chroma as
-seen, the share of cards doubted and the cards read wrongly with confidence >= 0.9 (white ones among
-them). Per family and limits: read right, right and sure, wrong and sure.
+only where the ink is white (``classifier.ink_saturation``). A deck whose faces show suits' colours
+far apart is not doubted, as the box stops doubting once it has seen such faces
+(``classifier.faces_apart``). Per deck: the face's Lab chroma as seen, the share of cards doubted
+and the cards read wrongly with confidence >= 0.9 (white ones among them). Per family and limits:
+read right, right and sure, wrong and sure.
 
 Choose on training and tuning families; a held-out family's decks only say where the doubt misses.
 
@@ -38,7 +40,7 @@ NO_CEILING = 255.0  # Lab lightness: every face doubted, as shipped
 class Limits:
     """Which faces are doubted: chroma from ``floor`` (blue ones from ``blue``, the same if None),
     lightness up to ``ceiling``; and faces of chroma from ``white_from`` up to the floor only where
-    the ink points at white."""
+    the ink is white."""
 
     floor: float
     blue: float | None = None
@@ -48,7 +50,7 @@ class Limits:
     def __str__(self) -> str:
         blue = "" if self.blue is None else f", blue faces from {self.blue:.0f}"
         ceiling = "" if self.ceiling == NO_CEILING else f", faces lighter than {self.ceiling:.0f} not doubted"
-        white = "" if self.white_from is None else f", from {self.white_from:.0f} where the ink points at white"
+        white = "" if self.white_from is None else f", from {self.white_from:.0f} where the ink is white"
         return f"face chroma from {self.floor:.0f}{blue}{ceiling}{white}"
 
 
@@ -72,10 +74,12 @@ class DeckCards:
     inks: np.ndarray   # ``inks_of``
 
     def doubt(self, floor: float, blue: float | None = None) -> FaceDoubt:
+        hues = classifier.face_hues(self.faces, self.crops)  # as the box tells such a deck, whatever the floor
+        own = classifier.faces_apart(hues[~np.isnan(hues)])
         shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA
         classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = floor, floor if blue is None else blue
         try:
-            return FaceDoubt.of(self.faces, self.inks, self.crops).measured()
+            return FaceDoubt.of(self.faces, self.inks, self.crops, own).measured()
         finally:
             classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = shipped
 

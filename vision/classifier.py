@@ -220,6 +220,7 @@ class Classifier:
     profile: Profile | None = None
     _nets: list[cv2.dnn.Net] = field(init=False, repr=False)
     _recent: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=RECENT))
+    _faces: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=FACES_SEEN))
     _grown: bool = field(init=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
@@ -320,16 +321,18 @@ class Classifier:
         While the profile seems to be of another deck, every card is read by the general network
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
         the network is never sure of a pale suit that may be white on a face of its colour
-        (``FaceDoubt``). A profile's card is first read by the first network and the deck's
+        (``FaceDoubt``), unless the deck gives each suit a face of its own colour (``_own_faces``).
+        A profile's card is first read by the first network and the deck's
         quick model; only a card that look leaves unsure, or that does not fit, is read by every
         network and the deck's whole model. A deck grown from the game's first cards, from one
         picture of each kind cut out of a pile, is read by every network at once. ``remember``: the
         crops are cards seen (``mismatch`` counts them)."""
         deck = self.profile.deck if self.profile is not None else None
         faces = teach.face_colours(crops)
+        own = self._own_faces(faces, crops, remember)
         if deck is None:
             probs, _, blob = self._run(crops, described=False)
-            return FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops).applied(probs), None
+            return FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops, own).applied(probs), None
         taught, alone = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
         distance, full, look = np.empty(len(crops)), np.ones(len(crops), bool), None
         cells = card_map(crops)
@@ -338,7 +341,7 @@ class Classifier:
             summary = ink_summary(look.blob)
             view = self._deck_view(self._joined_features([look.features]), summary, cells)
             taught, distance = deck.quick.posterior(view, faces, LABELS)
-            doubt = FaceDoubt.of(faces, inks_of(summary), crops)
+            doubt = FaceDoubt.of(faces, inks_of(summary), crops, own)
             alone = doubt.applied(card_probabilities(look.suit, look.value))
             full = (self._with_deck(taught, distance, alone, deck).max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
         rows = np.flatnonzero(full)
@@ -347,7 +350,7 @@ class Classifier:
             probs, features, blob = self._run(part, look=None if look is None else look.of(rows))
             summary = ink_summary(blob)
             if look is None:  # every card is read here
-                doubt = FaceDoubt.of(faces, inks_of(summary), crops)
+                doubt = FaceDoubt.of(faces, inks_of(summary), crops, own)
             alone[rows] = doubt.at(rows).applied(probs)
             taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
                                                           LABELS)
@@ -364,6 +367,17 @@ class Classifier:
         if not self.matches:
             return np.where(fits[:, None], both, alone), fits
         return both, fits
+
+    def _own_faces(self, faces: np.ndarray, crops: list[np.ndarray], remember: bool) -> bool:
+        """Whether the deck on the table gives each suit a face of its own colour: two plain coloured
+        faces among these cards and the last ``FACES_SEEN`` seen lie more than ``FACES_APART`` apart
+        in hue (``face_hues``). There a face of one suit's colour is that suit's, whatever its ink.
+        ``remember``: the crops are cards seen."""
+        hues = face_hues(faces, crops)
+        seen = np.concatenate([np.array(self._faces, np.float64), hues])
+        if remember:
+            self._faces.extend(float(h) for h in hues)
+        return faces_apart(seen[~np.isnan(seen)])
 
     def _with_deck(self, taught: np.ndarray, distance: np.ndarray, alone: np.ndarray,
                    deck: teach.DeckModel) -> np.ndarray:
@@ -420,9 +434,18 @@ BLUE_FACE_CHROMA = 22.0
 FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
-WHITE_INK_ANGLE = 12.0  # degrees: an ink whose step from the face points closer than this to white is white
+WHITE_INK_SATURATION = 0.25  # an ink less saturated than this at full strength (``ink_saturation``) is white
 WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and the box still asks
-ANGLE_FROM = 0.01     # the doubted suit's probability from which the ink's angle is measured
+MEASURE_FROM = 0.01   # the doubted suit's probability from which the ink's saturation is measured
+# Some decks print each suit on a face of its own colour, with white or black ink; a deck sharing
+# one face shows it under every card (coloured-face training decks: coloured faces at most 67
+# degrees apart in hue, as the light and the art shift them; own-colour decks: 117 to 180)
+FACES_APART = 90.0
+# Lab distance from the face's median colour, and the share of the card's middle at least that near
+# it, for the median to be the face's colour (own-colour training decks: a quarter of their coloured
+# faces under 0.54; a big firework over a greyish face leaves well under 0.1 that near)
+PLAIN_FACE = (12.0, 0.3)
+FACES_SEEN = 8        # cards whose faces tell whether the deck gives each suit a face of its own colour
 INK_COLOUR = [2, 4]   # of an end's ``ink_summary``: the ink's mean a* and b* (/ 25)
 
 
@@ -434,25 +457,26 @@ class FaceDoubt:
     white cards of such decks as the face's suit, surely (on 1,400 piles of new coloured-face
     training decks, 21 of its 29 confident mistakes, their ink's chroma at most 25). A quarter of
     each such reading goes to white of the same value, so the box asks, with white the other
-    candidate; where the ink's step from the face points at white (``ink_angle``), three quarters
-    go, so white is the guess, still asked. A taught deck's own model knows its inks and is not
-    doubted; the network's say beside it is. The angle takes a millisecond a card, so it is measured
-    only where a reading gives the doubted suit a say (``ANGLE_FROM``), and once per card: a taught
-    card its quick look leaves unsure is read again."""
+    candidate; where the ink is white at full strength (``ink_saturation``), three quarters go, so
+    white is the guess, still asked. A taught deck's own model knows its inks and is not doubted;
+    the network's say beside it is. The ink takes a millisecond a card to measure, so it is measured
+    only where a reading gives the doubted suit a say (``MEASURE_FROM``), and once per card: a
+    taught card its quick look leaves unsure is read again."""
 
     suit: np.ndarray   # per card: the index in ``SUITS`` of the suit doubted, -1 for none
     share: np.ndarray  # per card: the share of that suit's reading that goes to white; NaN: not yet measured
-    crops: tuple[np.ndarray, ...] = ()  # the cards, for the angles still to measure
+    crops: tuple[np.ndarray, ...] = ()  # the cards, for the inks still to measure
 
     @staticmethod
-    def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray]) -> FaceDoubt:
+    def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray], own_faces: bool = False) -> FaceDoubt:
         """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
-        mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced."""
+        mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced.
+        ``own_faces``: the deck gives each suit a face of its own colour, so no card is doubted."""
         a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
         hue, chroma = np.degrees(np.arctan2(b, a)), np.hypot(a, b)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit = np.full(len(faces), -1)
-        for name, suit_hue in SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
+        for name, suit_hue in () if own_faces else SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
             coloured = chroma >= (BLUE_FACE_CHROMA if name == "b" else FACE_CHROMA)
             rows = np.flatnonzero(pale & coloured & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
             suit[rows] = SUITS.index(name)
@@ -462,26 +486,48 @@ class FaceDoubt:
         return FaceDoubt(self.suit[rows], self.share[rows], tuple(self.crops[i] for i in rows) if self.crops else ())
 
     def measured(self, rows: np.ndarray | None = None) -> FaceDoubt:
-        """Itself, with the ink's angle measured on the doubted cards among ``rows`` (None: all)."""
+        """Itself, with the ink measured on the doubted cards among ``rows`` (None: all)."""
         todo = np.flatnonzero(np.isnan(self.share))
         for i in todo if rows is None else np.intersect1d(todo, rows):
-            self.share[i] = WHITE_INK_DOUBT if ink_angle(self.crops[i]) < WHITE_INK_ANGLE else FACE_SUIT_DOUBT
+            self.share[i] = WHITE_INK_DOUBT if ink_saturation(self.crops[i]) < WHITE_INK_SATURATION else FACE_SUIT_DOUBT
         return self
 
     def applied(self, probs: np.ndarray) -> np.ndarray:
         """The networks' probabilities with the doubted suit's share moved to white of the same value.
-        Where they give that suit less than ``ANGLE_FROM`` the angle is left unmeasured: either
+        Where they give that suit less than ``MEASURE_FROM`` the ink is left unmeasured: either
         share would move less than that."""
         out = probs.copy()
         by_suit = out.reshape(len(out), len(SUITS), -1)  # a view: LABELS run suit by suit
         rows = np.flatnonzero(self.suit >= 0)
-        said = by_suit[rows, self.suit[rows]].sum(1) >= ANGLE_FROM
+        said = by_suit[rows, self.suit[rows]].sum(1) >= MEASURE_FROM
         self.measured(rows[said])
         share = np.where(np.isnan(self.share[rows]), FACE_SUIT_DOUBT, self.share[rows])
         moved = share[:, None] * by_suit[rows, self.suit[rows]]
         by_suit[rows, self.suit[rows]] -= moved
         by_suit[rows, SUITS.index("w")] += moved
         return out
+
+
+def face_hues(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+    """Lab hue (degrees) of each face coloured at least ``FACE_CHROMA`` and plain (``plain_faces``);
+    NaN for the others."""
+    a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
+    return np.where((np.hypot(a, b) >= FACE_CHROMA) & plain_faces(faces, crops), np.degrees(np.arctan2(b, a)), np.nan)
+
+
+def plain_faces(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+    """Whether each card's middle is mostly its face's colour (``PLAIN_FACE``), so that colour is
+    the face's own: a big firework over a greyish face shifts the middle's median to another hue."""
+    middle = (slice(CROP[1] // 5, CROP[1] - CROP[1] // 5), slice(CROP[0] // 5, CROP[0] - CROP[0] // 5))
+    near, share = PLAIN_FACE
+    return np.array([np.mean(np.linalg.norm(cv2.cvtColor(c[middle], cv2.COLOR_BGR2Lab).astype(np.float32) - f, axis=2)
+                             < near) >= share for c, f in zip(crops, faces, strict=True)], bool)
+
+
+def faces_apart(hues: np.ndarray) -> bool:
+    """Some two of these hues (degrees) lie more than ``FACES_APART`` apart round the circle."""
+    gaps = np.abs((hues[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)
+    return bool((gaps > FACES_APART).any())
 
 
 def inks_of(summary: np.ndarray) -> np.ndarray:
@@ -492,32 +538,42 @@ def inks_of(summary: np.ndarray) -> np.ndarray:
 INK_KERNEL = 9        # px: the face under a numeral's stroke, its strokes taken out by a median this wide
 INK_SHARE = 0.02      # the card's pixels farthest in colour from the face under them: its strongest ink
 FACE_NEAR = 60.0      # sum over BGR: farther than this from the card's face is no face (the mat round a loose cut)
+# px of blur: JPEG keeps colour at half the camera's resolution, so a thin stroke's colour is more
+# blurred into the face than its lightness; blurring all alike makes each pixel a mix of face and ink
+INK_BLUR = 1.0
+INK_STEP = 10.0       # least colour step from the face (sum of squares' root, BGR) an ink pixel shows
 
 
-def ink_angle(crop: np.ndarray) -> float:
-    """Degrees between the colour step from a card's face to its strongest ink and the step from
-    that face to white (the mat's white as balanced, ``finder.WHITE_TARGET``): the median over
-    those ink pixels. Blur mixes an ink into the face along that step without turning it, so white
-    ink blurred into a blue face still points at white, and a light blue ink some degrees away (on
-    new coloured-face training decks read as the face's suit: white cards' median 9 degrees, the
-    suit's own 25 to 50).
-    The mat round a loosely cut card is left out. 180 where the card shows no ink."""
+def ink_saturation(crop: np.ndarray) -> float:
+    """The saturation (HSV's, 0 to 1) of a card's strongest ink at full strength: white ink about 0.1
+    (the white balance is not perfect), a light tint of the face's hue as saturated as printed. Each
+    of the ink pixels (those farthest in colour from the face under them) is a mix of face and ink,
+    so the ink lies on the line from the face through the pixel; it is taken where that line's
+    brightest channel reaches the mat's white as balanced (``finder.WHITE_TARGET``), as light inks
+    are printed as bright as the paper. The median over those pixels. Blur moves a pixel along that
+    line, so the measure holds however blurred a thin stroke is (on new coloured-face training decks
+    it tells white from a tint of the face better than the angle between the steps to ink and to
+    white did). The mat round a loosely cut card is left out. 1 where the card shows no ink."""
     face_under = cv2.medianBlur(crop, INK_KERNEL).astype(np.float32)
+    seen = cv2.GaussianBlur(crop.astype(np.float32), (0, 0), INK_BLUR)
     h, w = crop.shape[:2]
     face = np.median(crop[h // 5:h - h // 5, w // 5:w - w // 5].reshape(-1, 3), axis=0)
     on_face = np.abs(face_under - face).sum(2) < FACE_NEAR
     under = face_under[on_face]
-    step = crop.astype(np.float32)[on_face] - under
+    step = seen[on_face] - under
     size = np.sqrt((step * step).sum(1))
     if len(size) < 50:
-        return 180.0
+        return 1.0
     k = len(size) - max(5, int(INK_SHARE * len(size)))
-    ink = size >= max(float(np.partition(size, k)[k]), 20.0)
+    ink = size >= max(float(np.partition(size, k)[k]), INK_STEP)
     if ink.sum() < 5:
-        return 180.0
-    to_white = WHITE_TARGET - under[ink]
-    cos = (step[ink] * to_white).sum(1) / (size[ink] * np.sqrt((to_white * to_white).sum(1)) + 1e-6)
-    return float(np.degrees(np.arccos(np.clip(np.median(cos), -1.0, 1.0))))
+        return 1.0
+    under, step = under[ink], step[ink]
+    rows = np.arange(len(step))
+    brightest = (under + step).argmax(1)
+    reach = np.maximum((WHITE_TARGET - under[rows, brightest]) / np.maximum(step[rows, brightest], 1.0), 1.0)
+    full = np.clip(under + reach[:, None] * step, 0.0, 255.0)
+    return float(np.median(1.0 - full.min(1) / np.maximum(full.max(1), 1.0)))
 
 
 def agreed(deck: np.ndarray, alone: np.ndarray) -> np.ndarray:
