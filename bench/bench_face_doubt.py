@@ -72,14 +72,13 @@ class DeckCards:
     probs: np.ndarray
     faces: np.ndarray  # Lab, per card
     inks: np.ndarray   # ``inks_of``
+    own_faces: bool    # its faces show suits' colours far apart, as the box tells such a deck, whatever the floor
 
     def doubt(self, floor: float, blue: float | None = None) -> FaceDoubt:
-        hues = classifier.face_hues(self.faces, self.crops)  # as the box tells such a deck, whatever the floor
-        own = classifier.faces_apart(hues[~np.isnan(hues)])
         shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA
         classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = floor, floor if blue is None else blue
         try:
-            return FaceDoubt.of(self.faces, self.inks, self.crops, own).measured()
+            return FaceDoubt.of(self.faces, self.inks, self.crops, self.own_faces).measured()
         finally:
             classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = shipped
 
@@ -107,7 +106,9 @@ def deck_cards(reader: Recognizer, family: str, seed: int, rng: np.random.Genera
                 crops.append(crop)
                 truth.append(card)
     probs, _, blob = reader.classifier._run(crops, described=False)
-    return DeckCards(seed, crops, np.array(truth), probs, teach.face_colours(crops), inks_of(ink_summary(blob)))
+    faces = teach.face_colours(crops)
+    return DeckCards(seed, crops, np.array(truth), probs, faces, inks_of(ink_summary(blob)),
+                     classifier.faces_apart(classifier.face_hues(faces, crops)))
 
 
 def main() -> None:
@@ -125,7 +126,7 @@ def main() -> None:
         for d in decks:
             read, conf, doubt = d.read(SHIPPED)
             sure_wrong = (read != d.truth) & (conf >= SURE)
-            chroma = np.hypot(d.faces[:, 1] - 128.0, d.faces[:, 2] - 128.0)
+            _, chroma = classifier.hue_chroma(d.faces)
             print(f"  deck {d.seed}: face chroma {chroma.min():.0f} to {chroma.max():.0f}, doubted "
                   f"{np.mean(doubt.suit >= 0):.0%}, wrong and sure {sure_wrong.sum()} "
                   f"(white {(sure_wrong & np.char.startswith(d.truth, 'w')).sum()})")

@@ -377,7 +377,7 @@ class Classifier:
         seen = np.concatenate([np.array(self._faces, np.float64), hues])
         if remember:
             self._faces.extend(float(h) for h in hues)
-        return faces_apart(seen[~np.isnan(seen)])
+        return faces_apart(seen)
 
     def _with_deck(self, taught: np.ndarray, distance: np.ndarray, alone: np.ndarray,
                    deck: teach.DeckModel) -> np.ndarray:
@@ -472,8 +472,7 @@ class FaceDoubt:
         """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
         mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced.
         ``own_faces``: the deck gives each suit a face of its own colour, so no card is doubted."""
-        a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
-        hue, chroma = np.degrees(np.arctan2(b, a)), np.hypot(a, b)
+        hue, chroma = hue_chroma(faces)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit = np.full(len(faces), -1)
         for name, suit_hue in () if own_faces else SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
@@ -508,11 +507,21 @@ class FaceDoubt:
         return out
 
 
-def face_hues(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
-    """Lab hue (degrees) of each face coloured at least ``FACE_CHROMA`` and plain (``plain_faces``);
-    NaN for the others."""
+def hue_chroma(faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Lab hue (degrees) and chroma of each face (``teach.face_colours``)."""
     a, b = faces[:, 1] - 128.0, faces[:, 2] - 128.0
-    return np.where((np.hypot(a, b) >= FACE_CHROMA) & plain_faces(faces, crops), np.degrees(np.arctan2(b, a)), np.nan)
+    return np.degrees(np.arctan2(b, a)), np.hypot(a, b)
+
+
+def face_hues(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
+    """Lab hue (degrees) of each face coloured at least ``FACE_CHROMA`` and plain (``plain_faces``,
+    looked at only on the coloured ones); NaN for the others."""
+    hue, chroma = hue_chroma(faces)
+    coloured = np.flatnonzero(chroma >= FACE_CHROMA)
+    plain = coloured[plain_faces(faces[coloured], [crops[i] for i in coloured])]
+    out = np.full(len(faces), np.nan)
+    out[plain] = hue[plain]
+    return out
 
 
 def plain_faces(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
@@ -525,7 +534,8 @@ def plain_faces(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
 
 
 def faces_apart(hues: np.ndarray) -> bool:
-    """Some two of these hues (degrees) lie more than ``FACES_APART`` apart round the circle."""
+    """Some two of these hues (degrees) lie more than ``FACES_APART`` apart round the circle (NaN:
+    no hue, never apart)."""
     gaps = np.abs((hues[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)
     return bool((gaps > FACES_APART).any())
 

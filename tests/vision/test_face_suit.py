@@ -284,12 +284,13 @@ def test_a_big_firework_over_a_shared_face_is_no_sign_of_faces_of_their_own_colo
 @settings(max_examples=60, deadline=None)
 @given(arrays(np.float64, st.integers(0, 8), elements=st.floats(-180, 180)), st.floats(-720, 720))
 def test_faces_apart_depends_only_on_the_hues_gaps(hues, turn):
-    """Turning every hue round the circle by the same angle, or listing them in another order, says
-    the same; two hues alone are apart exactly when their gap is over ``FACES_APART``."""
+    """Turning every hue round the circle by the same angle, listing them in another order, or adding
+    a face of no hue (NaN) says the same; two hues alone are apart exactly when their gap is over ``FACES_APART``."""
     gaps = np.abs((hues[:, None] - hues[None, :] + 180.0) % 360.0 - 180.0)
     assume(not np.isclose(gaps, classifier.FACES_APART, atol=1e-6).any())  # rounding may tip a gap of exactly that
     assert classifier.faces_apart(hues) == classifier.faces_apart((hues + turn + 180.0) % 360.0 - 180.0)
     assert classifier.faces_apart(hues) == classifier.faces_apart(hues[::-1])
+    assert classifier.faces_apart(hues) == classifier.faces_apart(np.append(hues, np.nan))  # a face of no hue
     if len(hues) == 2:
         gap = abs((hues[0] - hues[1] + 180.0) % 360.0 - 180.0)
         assert classifier.faces_apart(hues) == (gap > classifier.FACES_APART)
