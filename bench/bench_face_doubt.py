@@ -1,7 +1,8 @@
 """How the doubt of a pale suit on a face of its colour (``classifier.FaceDoubt``) fares card by
 card: every kind of each deck laid alone in PLAY under a random camera and light, read untaught,
 and the doubt applied with several floors of the face's chroma (``classifier.FACE_CHROMA`` and
-``BLUE_FACE_CHROMA``; the shipped floors first), with a ceiling of the face's lightness (faces
+``BLUE_FACE_CHROMA``; the shipped floors first), with blue faces' hues ending elsewhere
+(``classifier.FACE_HUES``), with a ceiling of the face's lightness (faces
 lighter than that not doubted: white ink would not show on them), and with greyer faces doubted
 only where the ink is white (``classifier.ink_saturation``). A deck whose faces show suits' colours
 far apart is not doubted, as the box stops doubting once it has seen such faces
@@ -9,15 +10,22 @@ far apart is not doubted, as the box stops doubting once it has seen such faces
 and the cards read wrongly with confidence >= 0.9 (white ones among them). Per family and limits:
 read right, right and sure, wrong and sure.
 
+``--faint-blue``: coloured-face training decks of a blue to teal face, their blue printed as a tint
+of the face paler than the training decks' (0.22 to 0.6 saturated) beside plain white, as blue-faced
+editions print light blue on blue (the white and blue kinds laid ``--views`` times, the others once).
+
 Choose on training and tuning families; a held-out family's decks only say where the doubt misses.
 
     python bench/bench_face_doubt.py --families coloured-face,tinted-face --decks 30 --first-deck 98000
     python bench/bench_face_doubt.py --families random-face,sepia-print,blueprint-grid --decks 20 --first-deck 98000
+    python bench/bench_face_doubt.py --faint-blue --decks 30 --views 3 --first-deck 122000
     python bench/bench_face_doubt.py --families blue-low-contrast --decks 5 --first-deck 97000
 """
 import argparse
+import dataclasses
 import os
 import sys
+import time
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -27,6 +35,7 @@ sys.path.insert(0, ROOT)
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from bench_quick import decks_read  # noqa: E402
+from bench_teach import bar  # noqa: E402
 
 from vision import classifier, designs, synth, teach  # noqa: E402
 from vision.classifier import FaceDoubt, ink_summary, inks_of  # noqa: E402
@@ -39,16 +48,19 @@ NO_CEILING = 255.0  # Lab lightness: every face doubted, as shipped
 @dataclass(frozen=True)
 class Limits:
     """Which faces are doubted: chroma from ``floor`` (blue ones from ``blue``, the same if None),
-    lightness up to ``ceiling``; and faces of chroma from ``white_from`` up to the floor only where
-    the ink is white."""
+    blue ones of Lab hues ``blue_hues`` (as shipped if None), lightness up to ``ceiling``; and faces
+    of chroma from ``white_from`` up to the floor only where the ink is white."""
 
     floor: float
     blue: float | None = None
     ceiling: float = NO_CEILING
     white_from: float | None = None
+    blue_hues: tuple[float, float] | None = None
 
     def __str__(self) -> str:
         blue = "" if self.blue is None else f", blue faces from {self.blue:.0f}"
+        if self.blue_hues is not None:
+            blue += f", blue faces of hues {self.blue_hues[0]:.0f} to {self.blue_hues[1]:.0f}"
         ceiling = "" if self.ceiling == NO_CEILING else f", faces lighter than {self.ceiling:.0f} not doubted"
         white = "" if self.white_from is None else f", from {self.white_from:.0f} where the ink is white"
         return f"face chroma from {self.floor:.0f}{blue}{ceiling}{white}"
@@ -57,6 +69,8 @@ class Limits:
 SHIPPED = Limits(classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA)
 LIMITS = (SHIPPED, Limits(classifier.FACE_CHROMA), *(Limits(f) for f in (28.0, 26.0, 24.0, 22.0)),
           *(Limits(classifier.FACE_CHROMA, blue=f) for f in (26.0, 18.0, 14.0)),
+          *(Limits(classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA, blue_hues=(low, -53.0))
+            for low in (-103.0, -120.0, -150.0)),
           *(Limits(classifier.FACE_CHROMA, ceiling=c) for c in (160.0, 140.0)),
           *(Limits(classifier.FACE_CHROMA, white_from=f) for f in (24.0, 18.0, 12.0)))
 SURE = 0.9
@@ -74,17 +88,19 @@ class DeckCards:
     inks: np.ndarray   # ``inks_of``
     own_faces: bool    # its faces show suits' colours far apart, as the box tells such a deck, whatever the floor
 
-    def doubt(self, floor: float, blue: float | None = None) -> FaceDoubt:
-        shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA
+    def doubt(self, floor: float, blue: float | None = None,
+              blue_hues: tuple[float, float] | None = None) -> FaceDoubt:
+        shipped = classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA, classifier.FACE_HUES["b"]
         classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = floor, floor if blue is None else blue
+        classifier.FACE_HUES["b"] = shipped[2] if blue_hues is None else blue_hues
         try:
             return FaceDoubt.of(self.faces, self.inks, self.crops, self.own_faces).measured()
         finally:
-            classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA = shipped
+            classifier.FACE_CHROMA, classifier.BLUE_FACE_CHROMA, classifier.FACE_HUES["b"] = shipped
 
     def read(self, limits: Limits) -> tuple[np.ndarray, np.ndarray, FaceDoubt]:
         """Labels read and their confidence, with the doubt under ``limits``."""
-        doubt = self.doubt(limits.floor, limits.blue)
+        doubt = self.doubt(limits.floor, limits.blue, limits.blue_hues)
         if limits.white_from is not None:
             lower = self.doubt(limits.white_from)
             white = (doubt.suit < 0) & (lower.share == classifier.WHITE_INK_DOUBT)
@@ -94,11 +110,13 @@ class DeckCards:
         return np.array(LABELS)[probs.argmax(1)], probs.max(1), doubt
 
 
-def deck_cards(reader: Recognizer, family: str, seed: int, rng: np.random.Generator, views: int) -> DeckCards:
-    deck = designs.design(family, seed)
+def deck_cards(reader: Recognizer, deck: designs.DeckDesign, rng: np.random.Generator, views: int,
+               laid_again: str = "rygbwmk") -> DeckCards:
+    """Each kind of ``deck`` laid alone in PLAY and read untaught; those of the suits ``laid_again``
+    ``views`` times, the others once."""
     crops, truth = [], []
     for card in LABELS:
-        for _ in range(views):
+        for _ in range(views if card[0] in laid_again else 1):
             scene = synth.Scene([synth.lay(card, "play", deck, rng)])
             frame = synth.render_frame(scene, synth.Camera.random(rng), synth.Light.random(rng), 0)
             crop = reader.look(frame)[1]["play"].crop
@@ -107,8 +125,37 @@ def deck_cards(reader: Recognizer, family: str, seed: int, rng: np.random.Genera
                 truth.append(card)
     probs, _, blob = reader.classifier._run(crops, described=False)
     faces = teach.face_colours(crops)
-    return DeckCards(seed, crops, np.array(truth), probs, faces, inks_of(ink_summary(blob)),
+    return DeckCards(deck.seed, crops, np.array(truth), probs, faces, inks_of(ink_summary(blob)),
                      classifier.faces_apart(classifier.face_hues(faces, crops)))
+
+
+FAINT_FACES = (90, 135)  # OpenCV hues (0-180) of the faces of ``--faint-blue`` decks: blue to teal
+
+
+def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None:
+    """The coloured-face deck ``seed`` if its face is blue to teal, its blue printed as a tint of
+    the face 0.22 to 0.6 saturated and its white plain, both without an outline; None otherwise."""
+    deck = designs.design("coloured-face", seed)
+    hue, sat, _ = cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < 90:
+        return None
+    palette = list(deck.palette)
+    palette[designs.SUITS.index("b")] = designs._hue(float(hue), float(rng.uniform(0.22, 0.6)), 1.0)
+    palette[designs.SUITS.index("w")] = designs._jitter((250, 250, 250), rng, 3)
+    return dataclasses.replace(deck, palette=tuple(palette), outline=None)
+
+
+def faint_blue_decks(reader: Recognizer, args: argparse.Namespace) -> list[DeckCards]:
+    """``args.decks`` decks of ``faint_blue``, from the first blue-faced seed at ``args.first_deck`` on."""
+    rng, seed, decks, t0 = np.random.default_rng(args.seed), args.first_deck, [], time.time()
+    while len(decks) < args.decks:
+        deck = faint_blue(seed, rng)
+        seed += 1
+        if deck is not None:
+            bar(len(decks), args.decks, t0, "faint-blue")
+            decks.append(deck_cards(reader, deck, rng, args.views, laid_again="bw"))
+    print(file=sys.stderr)
+    return decks
 
 
 def main() -> None:
@@ -118,11 +165,18 @@ def main() -> None:
     p.add_argument("--families", default="tuning", help="a group of vision/designs.py's GROUPS, or names")
     p.add_argument("--first-deck", type=int, default=98_000, help="seed of each family's first deck")
     p.add_argument("--seed", type=int, default=2026, help="seed of the cameras and lights")
+    p.add_argument("--faint-blue", action="store_true",
+                   help="coloured-face decks of a blue to teal face, their blue a faint tint of it (see above)")
     args = p.parse_args()
     cv2.setNumThreads(1)
     reader = Recognizer()
-    for family, decks in decks_read(args, lambda f, s, rng: deck_cards(reader, f, s, rng, args.views)):
-        print(f"{family} ({designs.role(family)}), {sum(len(d.truth) for d in decks)} cards:")
+    if args.faint_blue:
+        read = [("faint-blue", faint_blue_decks(reader, args))]
+    else:
+        read = decks_read(args, lambda f, s, rng: deck_cards(reader, designs.design(f, s), rng, args.views))
+    for family, decks in read:
+        role = "coloured-face decks altered" if args.faint_blue else designs.role(family)
+        print(f"{family} ({role}), {sum(len(d.truth) for d in decks)} cards:")
         for d in decks:
             read, conf, doubt = d.read(SHIPPED)
             sure_wrong = (read != d.truth) & (conf >= SURE)

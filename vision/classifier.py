@@ -238,6 +238,11 @@ class Classifier:
         self._grown = grown
         self._recent.clear()
 
+    def new_game(self) -> None:
+        """A new game may be played with another deck: the faces of the last one's cards say nothing
+        of whether this one gives each suit a face of its own colour (``_own_faces``)."""
+        self._faces.clear()
+
     def _run(self, crops: list[np.ndarray], described: bool = True,
              look: FirstLook | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities, every network's features of both ends side by side
@@ -424,14 +429,16 @@ class Classifier:
                 for p, f in zip(probs, fits if fits is not None else [None] * len(probs), strict=True)]
 
 
-# Lab hue angles (degrees) of the coloured suits' usual inks (``designs.STANDARD``; magenta is left
-# out: no face of its hue was seen to take white for it)
-SUIT_LAB_HUES = {"r": 35.0, "y": 90.0, "g": 141.0, "b": -78.0}
+# Lab hue angles (degrees) of the faces taken to be of a coloured suit's colour: 25 degrees either
+# side of its usual ink (``designs.STANDARD``), but blue's from ultramarine to teal: on azure and
+# teal faces (-105 to -140) a light tint of the face is blue's, and white was read as blue surely
+# (``bench_face_doubt.py --faint-blue``). Magenta is left out: no face of its hue was seen to take
+# white for it.
+FACE_HUES = {"r": (10.0, 60.0), "y": (65.0, 115.0), "g": (116.0, 166.0), "b": (-140.0, -53.0)}
 FACE_CHROMA = 30.0    # Lab chroma of a face coloured strongly (a blue-faced edition); cream paper is about 22
 # Paper is printed cream or grey, never pale blue, so a blue face this grey is a strongly blue one
 # seen in a warm or dim light (the blue-faced edition's reached 10 to 25 under the box's lights)
 BLUE_FACE_CHROMA = 22.0
-FACE_HUE_GAP = 25.0   # degrees between the face's hue and a suit's for the face to be of that suit's colour
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
 WHITE_INK_SATURATION = 0.25  # an ink less saturated than this at full strength (``ink_saturation``) is white
@@ -475,9 +482,9 @@ class FaceDoubt:
         hue, chroma = hue_chroma(faces)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit = np.full(len(faces), -1)
-        for name, suit_hue in () if own_faces else SUIT_LAB_HUES.items():  # their hues lie over twice the gap apart
+        for name, (low, high) in () if own_faces else FACE_HUES.items():  # apart: a face is of one suit at most
             coloured = chroma >= (BLUE_FACE_CHROMA if name == "b" else FACE_CHROMA)
-            rows = np.flatnonzero(pale & coloured & (np.abs((hue - suit_hue + 180.0) % 360.0 - 180.0) <= FACE_HUE_GAP))
+            rows = np.flatnonzero(pale & coloured & (hue >= low) & (hue <= high))
             suit[rows] = SUITS.index(name)
         return FaceDoubt(suit, np.where(suit >= 0, np.nan, 0.0), tuple(crops))
 

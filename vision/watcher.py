@@ -172,6 +172,10 @@ class Watcher:
         elif z.judged is None:
             z.expected = card
 
+    def new_game(self) -> None:
+        """A new game started: it may be played with another deck (``Classifier.new_game``)."""
+        self.recognizer.classifier.new_game()
+
     def use_profile(self, profile: Profile | None, grown: bool = False) -> None:
         """Read the cards from now on with another deck profile; the piles stay as they were seen.
         ``grown``: the profile was grown from this game's cards (``Classifier.use``)."""

@@ -90,6 +90,7 @@ class CameraService:
         self.on_told: Callable[[CardPlaced, int], None] | None = None  # a card told the table, and where it lands
         self._known: dict[str, str] = {}    # the card on top of each pile as last told the watcher
         self._known_to: Watcher | None = None  # that watcher
+        self._game_start: Any = None  # the first state of the game that watcher reads
 
     @property
     def status(self) -> str:
@@ -179,10 +180,14 @@ class CameraService:
         watcher that starts during a game (the box restarted, the camera came back) learns what
         already lies there instead of announcing it again."""
         if watcher is not self._known_to:
-            self._known, self._known_to = {}, watcher
+            self._known, self._known_to, self._game_start = {}, watcher, None
         game = self.table.game
         if game is None:
             return
+        if game.states[0] is not self._game_start:  # an undo keeps the first state; a new game does not
+            if self._game_start is not None:
+                watcher.new_game()
+            self._game_start = game.states[0]
         for zone, card in on_top(game.actions).items():
             if self._known.get(zone) != card:
                 self._known[zone] = card

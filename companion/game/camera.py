@@ -51,3 +51,6 @@ class Watcher(Protocol):
         """The game's record names the card now on top of ``zone``: a card laid on it is judged
         against that, not against how it was read, and a pile found there when the watcher starts
         is that card, told before."""
+
+    def new_game(self) -> None:
+        """A new game started at the table: it may be played with another deck."""

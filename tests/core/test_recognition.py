@@ -22,6 +22,17 @@ class ScriptedWatcher:
         self.named.append((zone, card))
 
 
+class GameWatcher(ScriptedWatcher):
+    """Also counts the new games it is told of."""
+
+    def __init__(self, script):
+        super().__init__(script)
+        self.games = 0
+
+    def new_game(self):
+        self.games += 1
+
+
 class FrameCounter:
     def __init__(self, fail_after=None, error=None):
         self.n, self.fail_after, self.error = 0, fail_after, error or OSError("camera unplugged")
@@ -101,6 +112,28 @@ def test_the_watcher_hears_the_card_the_record_names_on_each_pile():
     wait(lambda: ("play", "y1") in watcher.named)
     svc.stop()
     assert watcher.named == [("play", "w1"), ("play", "g1"), ("discard", "g4"), ("play", "y1")]
+
+
+def test_the_watcher_hears_of_a_new_game_not_of_an_undo_or_a_correction():
+    """A new game may be played with another deck, so the watcher forgets the faces of the last
+    one's cards; taking back or correcting an action is the same game."""
+    table = new_table()
+    source = FrameCounter()
+    watcher = GameWatcher({3: [Seen("play", "w1", 0.97, ())]})
+    svc = CameraService(table, lambda: source, lambda: watcher, fps=100)
+    svc.start()
+    wait(lambda: len(table.actions) == 1)
+    table.correct(0, "g1")
+    table.act({"type": "hint"})
+    table.undo()
+    wait(lambda: source.n >= 10)
+    assert watcher.games == 0
+    table.new_game(3, "base")
+    wait(lambda: watcher.games == 1)
+    at = source.n
+    wait(lambda: source.n >= at + 5)
+    svc.stop()
+    assert watcher.games == 1
 
 
 def test_a_watcher_that_starts_during_a_game_hears_what_lies_on_the_piles_before_its_first_frame():
