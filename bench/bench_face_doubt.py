@@ -130,6 +130,7 @@ def deck_cards(reader: Recognizer, deck: designs.DeckDesign, rng: np.random.Gene
 
 
 FAINT_FACES = (90, 135)  # OpenCV hues (0-180) of the faces of ``--faint-blue`` decks: blue to teal
+FAINT_FACE_SATURATION = 90  # and their least saturation (0-255): a greyer face is no blue one
 
 
 def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None:
@@ -137,7 +138,7 @@ def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None
     the face 0.22 to 0.6 saturated and its white plain, both without an outline; None otherwise."""
     deck = designs.design("coloured-face", seed)
     hue, sat, _ = cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-    if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < 90:
+    if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < FAINT_FACE_SATURATION:
         return None
     palette = list(deck.palette)
     palette[designs.SUITS.index("b")] = designs._hue(float(hue), float(rng.uniform(0.22, 0.6)), 1.0)
