@@ -111,7 +111,7 @@ class DeckCards:
 
 
 def deck_cards(reader: Recognizer, deck: designs.DeckDesign, rng: np.random.Generator, views: int,
-               laid_again: str = "rygbwmk") -> DeckCards:
+               laid_again: str = designs.SUITS) -> DeckCards:
     """Each kind of ``deck`` laid alone in PLAY and read untaught; those of the suits ``laid_again``
     ``views`` times, the others once."""
     crops, truth = [], []

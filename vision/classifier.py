@@ -532,12 +532,12 @@ def face_hues(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
 
 
 def plain_faces(faces: np.ndarray, crops: list[np.ndarray]) -> np.ndarray:
-    """Whether each card's middle is mostly its face's colour (``PLAIN_FACE``), so that colour is
+    """Whether each card's middle (``teach.MIDDLE``) is mostly its face's colour (``PLAIN_FACE``), so that colour is
     the face's own: a big firework over a greyish face shifts the middle's median to another hue."""
-    middle = (slice(CROP[1] // 5, CROP[1] - CROP[1] // 5), slice(CROP[0] // 5, CROP[0] - CROP[0] // 5))
     near, share = PLAIN_FACE
-    return np.array([np.mean(np.linalg.norm(cv2.cvtColor(c[middle], cv2.COLOR_BGR2Lab).astype(np.float32) - f, axis=2)
-                             < near) >= share for c, f in zip(crops, faces, strict=True)], bool)
+    labs = (cv2.cvtColor(c[teach.MIDDLE], cv2.COLOR_BGR2Lab).astype(np.float32) for c in crops)
+    return np.array([np.mean(np.linalg.norm(lab - f, axis=2) < near) >= share
+                     for lab, f in zip(labs, faces, strict=True)], bool)
 
 
 def faces_apart(hues: np.ndarray) -> bool:

@@ -127,12 +127,14 @@ class DeckModel:
 QUICK = "quick_"  # the saved arrays' prefix of a deck's quick model
 
 
+# a crop's middle: a loosely cut card leaves the mat round its edges
+MIDDLE = (slice(H // 5, H - H // 5), slice(W // 5, W - W // 5))
+
+
 def face_colours(crops: list[np.ndarray]) -> np.ndarray:
-    """The median colour (Lab) of each crop's middle (a loosely cut card leaves the mat round its
-    edges): most of a card is its face, printed alike on every kind of most decks, and unlike
-    another deck's."""
-    middle = (slice(H // 5, H - H // 5), slice(W // 5, W - W // 5))
-    return np.array([np.median(cv2.cvtColor(c[middle], cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0) for c in crops],
+    """The median colour (Lab) of each crop's ``MIDDLE``: most of a card is its face, printed alike
+    on every kind of most decks, and unlike another deck's."""
+    return np.array([np.median(cv2.cvtColor(c[MIDDLE], cv2.COLOR_BGR2Lab).reshape(-1, 3), axis=0) for c in crops],
                     np.float32).reshape(-1, 3)
 
 

@@ -129,8 +129,7 @@ def test_a_card_with_no_ink_shows_no_white_ink():
 def test_each_suits_faces_hold_its_usual_inks_and_no_face_is_of_two_suits():
     for suit, (low, high) in classifier.FACE_HUES.items():
         for ink in (designs.STANDARD[suit], designs.BRIGHT[suit]):
-            _, a, b = lab(ink)[0] - [0, 128, 128]
-            assert low + 15 <= np.degrees(np.arctan2(b, a)) <= high - 15, (suit, ink)
+            assert low + 15 <= classifier.hue_chroma(lab(ink))[0][0] <= high - 15, (suit, ink)
     windows = sorted(classifier.FACE_HUES.values())
     assert all(one[1] < the_next[0] for one, the_next in zip(windows, windows[1:], strict=False))
 
@@ -288,7 +287,7 @@ def test_a_big_firework_over_a_shared_face_is_no_sign_of_faces_of_their_own_colo
     nothing of the deck's faces and the blue card beside it stays doubted."""
     glow, blue = firework_over((150, 110, 70), (60, 170, 40)), printed(BLUE_FACE, (250, 250, 250), 0.3)
     faces = teach.face_colours([glow, blue])
-    apart = np.degrees(np.arctan2(faces[:, 2] - 128.0, faces[:, 1] - 128.0))
+    apart = classifier.hue_chroma(faces)[0]
     assert abs((apart[0] - apart[1] + 180) % 360 - 180) > classifier.FACES_APART  # the median alone would say so
     assert list(classifier.plain_faces(faces, [glow, blue])) == [False, True]
     reader = Classifier()
