@@ -559,6 +559,10 @@ FACE_NEAR = 60.0      # sum over BGR: farther than this from the card's face is 
 # blurred into the face than its lightness; blurring all alike makes each pixel a mix of face and ink
 INK_BLUR = 1.0
 INK_STEP = 10.0       # least colour step from the face (sum of squares' root, BGR) an ink pixel shows
+# px left out round the crop: a card's border (printed up to 4 mm wide, 6 px, and its blurred edge)
+# and the mat round a loose cut. A white border on a coloured face steps from it as white ink does,
+# so a blue card of a white-bordered blue deck measured as white
+INK_MARGIN = 8
 
 
 def ink_saturation(crop: np.ndarray) -> float:
@@ -570,7 +574,9 @@ def ink_saturation(crop: np.ndarray) -> float:
     are printed as bright as the paper. The median over those pixels. Blur moves a pixel along that
     line, so the measure holds however blurred a thin stroke is (on new coloured-face training decks
     it tells white from a tint of the face better than the angle between the steps to ink and to
-    white did). The mat round a loosely cut card is left out. 1 where the card shows no ink."""
+    white did). The card's border and the mat round a loosely cut card are left out (``INK_MARGIN``,
+    ``FACE_NEAR``). 1 where the card shows no ink."""
+    crop = np.ascontiguousarray(crop[INK_MARGIN:-INK_MARGIN, INK_MARGIN:-INK_MARGIN])
     face_under = cv2.medianBlur(crop, INK_KERNEL).astype(np.float32)
     seen = cv2.GaussianBlur(crop.astype(np.float32), (0, 0), INK_BLUR)
     h, w = crop.shape[:2]

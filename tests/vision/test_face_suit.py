@@ -114,6 +114,19 @@ def test_white_ink_is_white_however_blurred_and_a_light_tint_of_the_face_is_not(
         assert classifier.WHITE_INK_SATURATION < tinted and abs(tinted - saturation) < 0.2
 
 
+@pytest.mark.parametrize("border_mm", [1.5, 2.5, 4.0])
+def test_a_white_border_is_not_taken_for_the_cards_ink(border_mm):
+    """Many decks frame the face in white. On a blue face that frame steps from the face as white
+    ink does, so a light blue card of a white-bordered blue deck measured as white; the border is
+    left out, printed as wide as decks print it (1.5 to 4 mm, 1.5 px per mm)."""
+    hue = cv2.cvtColor(np.array([[BLUE_FACE]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0]
+    tint = cv2.cvtColor(np.array([[(hue, designs.TINT_FLOOR * 255, 250)]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+    card = printed(BLUE_FACE, (int(tint[0]), int(tint[1]), int(tint[2])), 1.0)
+    width = round(border_mm * 1.5)
+    cv2.rectangle(card, (0, 0), (CROP[0] - 1, CROP[1] - 1), (242, 242, 242), 2 * width)
+    assert classifier.ink_saturation(card) > classifier.WHITE_INK_SATURATION
+
+
 def test_a_pale_card_whose_ink_is_white_is_read_as_white_and_still_asked():
     white, tint = printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))
     both = doubt_face_suit(np.concatenate([one_hot("b3"), one_hot("b3")]), np.concatenate([lab(BLUE_FACE)] * 2),
