@@ -1,10 +1,11 @@
 """How far the first network's reading of an untaught card can be trusted: per pile of tuning decks
 found while watching, every network's reading of each end. For each way of sparing the other
-networks (``classifier.SECOND_LOOK`` at several thresholds; the rest only where the first two
-together are unsure; the others only on the ends the first is unsure of) it prints how many
-networks read a card on average, which sets an untaught frame's time, and the piles read right,
-asked about and read wrongly with confidence >= 0.9. Also the networks' probabilities averaged
-instead of their log-probabilities.
+networks (``classifier.SECOND_LOOK`` at several thresholds, both others reading what the first
+leaves unsure; the third only where the first two together are unsure, as the box reads; the
+others only on the ends the first is unsure of) it prints how many networks read a card on
+average, which sets an untaught frame's time, and the piles read right, asked about and read
+wrongly with confidence >= 0.9. Also the networks' probabilities averaged instead of their
+log-probabilities.
 
 Tuning families only by default: such choices are made on them.
 
@@ -87,7 +88,7 @@ def ways(r: Readings) -> dict[str, np.ndarray]:
     end_sure = np.exp(r.suit[:, 0].max(1) + r.value[:, 0].max(1)) >= SECOND_LOOK
     out = {f"second look below {t}": np.where(first < t, every, 1) for t in THRESHOLDS}
     out["every network"] = np.full(len(first), every)
-    out[f"the rest only where the first two are unsure ({SECOND_LOOK})"] = np.where(
+    out[f"the third only where the first two are unsure ({SECOND_LOOK}, shipped)"] = np.where(
         first >= SECOND_LOOK, 1, np.where(first_two >= SECOND_LOOK, 2, every))
     out[f"others only on the ends the first is unsure of ({SECOND_LOOK})"] = np.where(
         (first < SECOND_LOOK) & ~end_sure, every, 1)
@@ -108,12 +109,12 @@ def main() -> None:
         spared = ways(r)
         for name, read_by in spared.items():
             line(name, read_by, r.read(read_by), r.truth)
-        shipped = spared[f"second look below {SECOND_LOOK}"]
+        shipped = spared[f"the third only where the first two are unsure ({SECOND_LOOK}, shipped)"]
         line("probabilities averaged, not logs", shipped, r.read(shipped, mixture=True), r.truth)
 
 
 def line(name: str, read_by: np.ndarray, probs: np.ndarray, truth: np.ndarray) -> None:
-    print(f"    {name:58} networks per card {read_by.mean():.2f}: {right(probs, truth):6.1%} right, "
+    print(f"    {name:64} networks per card {read_by.mean():.2f}: {right(probs, truth):6.1%} right, "
           f"{(probs.max(1) < UNSURE).mean():5.1%} asked, {sure_wrong(probs, truth):.2%} wrong with confidence >= 0.9")
 
 

@@ -248,24 +248,28 @@ class Classifier:
         """Class probabilities, every network's features of both ends side by side
         (``_joined_features``), and the input. Each end's readings by the networks are averaged in
         log space: networks trained alike from other seeds err on different cards of a deck none has
-        seen. A card the first network reads surely (``SECOND_LOOK``) is left to it unless
-        ``described`` (a deck's model needs every network's features); the features are then the
-        first's alone. ``look``: the first network's reading of ``crops``, when taken already."""
+        seen. Unless ``described`` (a deck's model needs every network's features), each network
+        after the first reads only the cards those before it, together, read less surely than
+        ``SECOND_LOOK``; the features are then the first's alone. ``look``: the first network's
+        reading of ``crops``, when taken already."""
         look = look or self._first_look(crops)
         blob, first, suit, value = look.blob, look.features, look.suit.copy(), look.value.copy()
-        if described:
-            others = np.arange(len(crops))
-        else:
-            others = np.flatnonzero(card_probabilities(suit, value).max(1) < SECOND_LOOK)
-        ends_of = end_rows(others)
+        read_by = np.ones(2 * len(crops))
+        rows = np.arange(len(crops))
         features = [first]
-        for net in self._nets[1:] if len(others) else []:
+        for net in self._nets[1:]:
+            if not described and len(rows):
+                ends_of = end_rows(rows)
+                by = read_by[ends_of, None]
+                rows = rows[card_probabilities(suit[ends_of] / by, value[ends_of] / by).max(1) < SECOND_LOOK]
+            if not len(rows):
+                break
+            ends_of = end_rows(rows)
             more_suit, more_value, more = self._read(net, blob[ends_of])
             suit[ends_of] += more_suit
             value[ends_of] += more_value
+            read_by[ends_of] += 1
             features.append(more)
-        read_by = np.ones(2 * len(crops))
-        read_by[ends_of] = len(features)
         probs = card_probabilities(suit / read_by[:, None], value / read_by[:, None])
         if not described:
             return probs, first, blob

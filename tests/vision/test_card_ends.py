@@ -118,3 +118,20 @@ def test_a_card_the_first_network_reads_surely_is_left_to_it_unless_a_taught_dec
     reader.describe([crop])
     assert second.ends == 2      # a deck's model is fitted on both networks' features
 
+
+def test_the_third_network_reads_only_what_the_first_two_together_leave_unsure(monkeypatch):
+    sure = np.log(np.array([0.0025, 0.0025, 0.99, 0.0025, 0.0025]))
+    crop = np.full((finder.CROP[1], finder.CROP[0], 3), 128, np.uint8)
+    features = np.arange(1.0, 97.0)
+    first = _Network(_end(b=0.9), sure, features)                   # unsure alone
+    for second_end, third_asked in ((_end(b=0.9999), 0), (_end(b=0.5, w=0.4), 2)):
+        second, third = _Network(second_end, sure, features), _Network(_end(b=0.99), sure, features)
+        monkeypatch.setattr(classifier, "load_models", lambda nets=(first, second, third): list(nets))
+        reader = classifier.Classifier()
+        read = reader.general([crop])[0]
+        assert second.ends == 2 and third.ends == third_asked
+        read_by = 2 if third_asked == 0 else 3
+        mean = sum(n.out["suit"] for n in (first, second, third)[:read_by]) / read_by
+        assert np.allclose(read, card_probabilities(np.stack([mean] * 2), np.stack([sure] * 2)))
+        reader.describe([crop])
+        assert third.ends == 2   # a deck's model is fitted on every network's features
