@@ -18,7 +18,7 @@ with the budget.
     python bench/bench_decks.py --guided             # decks taught by the Teach page's lesson, cards on one pile
     python bench/bench_decks.py --families tuning --gallery out/   # pictures of the piles misread
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 106,000 (held-out figures of
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 107,000 (held-out figures of
 earlier readers) and 71,000 and 90,000 (the tuning families' choices); judge a new candidate on
 decks it was never compared on (--first-deck).
 """
