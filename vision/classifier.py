@@ -643,8 +643,8 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch, likely)
 
 
-DECK_VIEW = 4  # what ``Classifier._deck_view`` holds (2: the card's map added; 3: every network's features;
-# 4: a quick model too)
+DECK_VIEW = 5  # what ``Classifier._deck_view`` holds and how its copies are altered (2: the card's map
+# added; 3: every network's features; 4: a quick model too; 5: copies under a broad glare, ``teach.washed``)
 
 
 def model_hash() -> str:
@@ -699,9 +699,12 @@ class Profile:
         return self.deck is not None and self.network == model_hash()
 
     def fit(self, classifier: Classifier, progress: Callable[[int, int], None] | None = None,
-            stop: Callable[[], bool] = lambda: False) -> None:
-        """Raises ``teach.Stopped`` if ``stop()`` turns true meanwhile (the model is left as it was)."""
-        self.deck = teach.fit(self.crops, classifier.describe, progress, stop=stop, quick=classifier.quick_columns())
+            stop: Callable[[], bool] = lambda: False, seed: int = 0) -> None:
+        """Raises ``teach.Stopped`` if ``stop()`` turns true meanwhile (the model is left as it was).
+        ``seed``: of the altered copies (the box always takes the same; a benchmark sees with
+        others how far a deck's figures swing with its copies)."""
+        self.deck = teach.fit(self.crops, classifier.describe, progress, seed=seed, stop=stop,
+                              quick=classifier.quick_columns())
         self.network = model_hash()
 
     def with_pictures(self, pictures: list[tuple[str, np.ndarray]]) -> Profile:
