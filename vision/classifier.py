@@ -643,8 +643,8 @@ def guess(p: np.ndarray, fits: bool | None = None, mismatch: bool = False) -> Gu
     return Guess(LABELS[order[0]] if best >= UNSURE else None, round(best, 4), candidates, fits, mismatch, likely)
 
 
-DECK_VIEW = 5  # what ``Classifier._deck_view`` holds and how its copies are altered (2: the card's map
-# added; 3: every network's features; 4: a quick model too; 5: copies under a broad glare, ``teach.washed``)
+DECK_VIEW = 4  # what ``Classifier._deck_view`` holds (2: the card's map added; 3: every network's features;
+# 4: a quick model too)
 
 
 def model_hash() -> str:

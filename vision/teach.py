@@ -43,11 +43,6 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
     if rng.random() < 0.25:  # glare
         gx, gy, r = rng.uniform(0, W), rng.uniform(0, H), rng.uniform(4, 16)
         img += (rng.uniform(40, 200) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)))[..., None]
-    if rng.random() < WASHED:  # a glare over much of the card: the lamp's own, or another light's
-        lamp, other = (_cold_to_warm(w) for w in rng.uniform(-1, 1, 2))
-        light = lamp if rng.random() < 0.5 else other
-        gx, gy, r = rng.uniform(-0.2, 1.2) * W, rng.uniform(-0.2, 1.2) * H, rng.uniform(25, 70)
-        img = washed(img, rng.uniform(40, 150) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * r * r)), lamp, light)
     if rng.random() < 0.3:  # seen from further away or more askew: fewer pixels on the card
         f = rng.uniform(0.6, 0.9)
         small = cv2.resize(img, (max(8, int(W * f)), max(8, int(H * f))), interpolation=cv2.INTER_AREA)
@@ -60,23 +55,6 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return out if decoded is None else decoded
-
-
-WASHED = 0.15  # share of altered copies under a broad glare
-
-
-def _cold_to_warm(warmth: float) -> np.ndarray:
-    """A light's colour (BGR gains) from cold (-1) to warm (1), as the renderer's lamps."""
-    return np.array([1 - 0.22 * warmth, 1.0, 1 + 0.22 * warmth], np.float32)
-
-
-def washed(img: np.ndarray, spot: np.ndarray, lamp: np.ndarray, light: np.ndarray) -> np.ndarray:
-    """A crop (balanced colours, float) under a broad glare ``spot`` (levels per pixel) of a
-    ``light`` as the camera takes it under the ``lamp`` the colours are balanced for: the face and
-    ink paler, and where the glare is brightest the camera's channels clip one after the other, so
-    that once balanced the brightest part is tinted against the lamp's colour."""
-    seen = np.minimum(img * lamp + spot[..., None] * light, 255.0)
-    return seen / lamp
 
 
 # -- the per-deck model ----------------------------------------------------------------------------
