@@ -18,9 +18,10 @@ with the budget.
     python bench/bench_decks.py --guided             # decks taught by the Teach page's lesson, cards on one pile
     python bench/bench_decks.py --families tuning --gallery out/   # pictures of the piles misread
     python bench/bench_decks.py --families tuning --no-glare       # the same scenes without glare: what it costs
+    python bench/bench_decks.py --families tuning --no-jpeg        # uncompressed, as the Pi camera gives frames
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 108,000 (held-out figures of
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 109,000 (held-out figures of
 earlier readers) and 71,000 and 90,000 (the tuning families' choices); judge a new candidate on
 decks it was never compared on (--first-deck).
 """
@@ -163,14 +164,15 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
-                   fit_seed: int = 0) -> dict[str, float]:
+                   fit_seed: int = 0, jpeg: bool = True) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
     taught by the Teach page's lesson (``teach_guided``) rather than from photos of single cards.
     ``gallery``: the first misread piles of each reading (untaught, taught) are added to it.
     ``glare``: False reads the same scenes with the lamp's glare left out, to see what glare costs.
-    ``fit_seed``: of each deck model's altered copies (others: how far the taught figures swing)."""
+    ``fit_seed``: of each deck model's altered copies (others: how far the taught figures swing).
+    ``jpeg``: False reads the same scenes uncompressed, as the Pi camera gives its frames."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
@@ -184,7 +186,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             deck = designs.design(family, first_deck + k // per_deck)
             with_profile = None
             if taught:
-                profile = teach_guided(deck, rng, plain) if guided else teach(deck, rng)
+                profile = (teach_guided(deck, rng, plain) if guided
+                           else teach(deck, rng, synth.Light(jpeg=90 if jpeg else None)))
                 if profile is None:
                     raise SystemExit(f"the lesson of {family} deck {first_deck + k // per_deck} missed a card kind")
                 t = time.perf_counter()
@@ -195,6 +198,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
         if not glare:
             light = dataclasses.replace(light, glare=0.0)
+        if not jpeg:
+            light = dataclasses.replace(light, jpeg=None)
         frame = synth.render_frame(scene, camera, light, k)
         before = None
         if watching:
@@ -254,6 +259,9 @@ def main() -> None:
                    help="teach each deck as the Teach page does: every kind laid in turn on one pile in PLAY")
     p.add_argument("--no-glare", action="store_true",
                    help="the same scenes without the lamp's glare (on 40%% of them): what glare costs")
+    p.add_argument("--no-jpeg", action="store_true",
+                   help="the same scenes uncompressed, as the Pi camera gives its frames (RGB888), not as a "
+                        "webcam's JPEG")
     p.add_argument("--fit-seed", type=int, default=0,
                    help="seed of the altered copies each deck's model is fitted on (the box's: 0); others show how "
                         "far the taught figures swing with the copies alone")
@@ -275,14 +283,16 @@ def main() -> None:
         misread: dict[str, list[Misread]] = {"untaught": [], "taught": []}
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
-                                      misread if args.gallery else None, not args.no_glare, args.fit_seed)
+                                      misread if args.gallery else None, not args.no_glare, args.fit_seed,
+                                      not args.no_jpeg)
         if args.gallery:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
     print(file=sys.stderr)
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     how = (("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
-           + (", no glare" if args.no_glare else "") + (f", copies' seed {args.fit_seed}" if args.fit_seed else ""))
+           + (", no glare" if args.no_glare else "") + (", uncompressed" if args.no_jpeg else "")
+           + (f", copies' seed {args.fit_seed}" if args.fit_seed else ""))
     print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
           f"seed {args.seed}, model {' + '.join(args.model or ['shipped'])}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "

@@ -19,6 +19,7 @@ Choose on training and tuning families; a held-out family's decks only say where
     python bench/bench_face_doubt.py --families coloured-face,tinted-face --decks 30 --first-deck 98000
     python bench/bench_face_doubt.py --families random-face,sepia-print,blueprint-grid --decks 20 --first-deck 98000
     python bench/bench_face_doubt.py --faint-blue --decks 30 --views 3 --first-deck 122000
+    python bench/bench_face_doubt.py --faint-blue --decks 30 --views 3 --first-deck 130000 --no-jpeg
     python bench/bench_face_doubt.py --families blue-low-contrast --decks 5 --first-deck 97000
 """
 import argparse
@@ -111,14 +112,16 @@ class DeckCards:
 
 
 def deck_cards(reader: Recognizer, deck: designs.DeckDesign, rng: np.random.Generator, views: int,
-               laid_again: str = designs.SUITS) -> DeckCards:
+               laid_again: str = designs.SUITS, jpeg: bool = True) -> DeckCards:
     """Each kind of ``deck`` laid alone in PLAY and read untaught; those of the suits ``laid_again``
-    ``views`` times, the others once."""
+    ``views`` times, the others once. ``jpeg``: False leaves the frames uncompressed, as the Pi
+    camera gives them."""
     crops, truth = [], []
     for card in LABELS:
         for _ in range(views if card[0] in laid_again else 1):
             scene = synth.Scene([synth.lay(card, "play", deck, rng)])
-            frame = synth.render_frame(scene, synth.Camera.random(rng), synth.Light.random(rng), 0)
+            camera, light = synth.Camera.random(rng), synth.Light.random(rng)
+            frame = synth.render_frame(scene, camera, light if jpeg else dataclasses.replace(light, jpeg=None), 0)
             crop = reader.look(frame)[1]["play"].crop
             if crop is not None:
                 crops.append(crop)
@@ -154,7 +157,7 @@ def faint_blue_decks(reader: Recognizer, args: argparse.Namespace) -> list[DeckC
         seed += 1
         if deck is not None:
             bar(len(decks), args.decks, t0, "faint-blue")
-            decks.append(deck_cards(reader, deck, rng, args.views, laid_again="bw"))
+            decks.append(deck_cards(reader, deck, rng, args.views, laid_again="bw", jpeg=not args.no_jpeg))
     print(file=sys.stderr)
     return decks
 
@@ -168,13 +171,16 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=2026, help="seed of the cameras and lights")
     p.add_argument("--faint-blue", action="store_true",
                    help="coloured-face decks of a blue to teal face, their blue a faint tint of it (see above)")
+    p.add_argument("--no-jpeg", action="store_true",
+                   help="frames uncompressed, as the Pi camera gives them, not as a webcam's JPEG")
     args = p.parse_args()
     cv2.setNumThreads(1)
     reader = Recognizer()
     if args.faint_blue:
         read = [("faint-blue", faint_blue_decks(reader, args))]
     else:
-        read = decks_read(args, lambda f, s, rng: deck_cards(reader, designs.design(f, s), rng, args.views))
+        read = decks_read(args, lambda f, s, rng: deck_cards(reader, designs.design(f, s), rng, args.views,
+                                                                  jpeg=not args.no_jpeg))
     for family, decks in read:
         role = "coloured-face decks altered" if args.faint_blue else designs.role(family)
         print(f"{family} ({role}), {sum(len(d.truth) for d in decks)} cards:")

@@ -30,14 +30,17 @@ TAUGHT_SPEED_DECK = 94_000  # a tuning family's deck, taught for the speed figur
 HELD_OUT_SPEED_DECK = 72_000  # the first deck of each held-out family on the decks bench
 
 
-def teach(design: synth.CardDesign, rng: np.random.Generator) -> Profile:
+PHOTO_LIGHT = synth.Light()  # a teaching photo's: even, the camera's colours balanced
+
+
+def teach(design: synth.CardDesign, rng: np.random.Generator, light: synth.Light = PHOTO_LIGHT) -> Profile:
     """One photo per card kind, lying in the play zone, as a family would take them."""
     camera = synth.Camera(tilt=8, roll=3, fill=0.75)
     detector = MatDetector()
     crops = {}
     for label in LABELS:
         scene = synth.Scene([synth.lay(label, "play", design, rng)])
-        crops[label] = [card_crop(synth.render_frame(scene, camera, synth.Light(), 0), detector)]
+        crops[label] = [card_crop(synth.render_frame(scene, camera, light, 0), detector)]
     return Profile(crops)
 
 

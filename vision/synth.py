@@ -279,7 +279,7 @@ class Light:
     glare: float = 0.0
     blur: float = 0.0
     noise: float = 2.0
-    jpeg: int = 90
+    jpeg: int | None = 90    # None: uncompressed, as the Pi camera's RGB888 frames come
     seed: int = 0
     noise_seed: int | None = None  # another frame under the same light: the same glare, other noise
 
@@ -310,6 +310,8 @@ class Light:
         noise = rng if self.noise_seed is None else np.random.default_rng(self.noise_seed)
         f += noise.normal(0, self.noise, f.shape).astype(np.float32)
         out = np.clip(f, 0, 255).astype(np.uint8)
+        if self.jpeg is None:
+            return out
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
         decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
         return out if decoded is None else decoded

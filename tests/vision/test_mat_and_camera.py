@@ -22,6 +22,14 @@ def test_mat_round_trip_homography_error_under_2px(seed):
     assert err.max() < 2.0
 
 
+def test_simulated_light_leaves_frames_uncompressed_as_the_pi_camera_gives_them():
+    """The Pi camera's RGB888 frames are never JPEG-compressed; a webcam's usually are."""
+    img = np.random.default_rng(0).integers(0, 256, (72, 128, 3), dtype=np.uint8)
+    still = synth.Light(noise=0.0, jpeg=None)
+    assert np.array_equal(still.apply(img), img)
+    assert not np.array_equal(synth.Light(noise=0.0, jpeg=60).apply(img), img)
+
+
 def test_mat_files(tmp_path, companion_cmd):
     for paper in ("a4", "letter"):
         out = tmp_path / f"mat-{paper}.pdf"
