@@ -39,7 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_vision import teach  # noqa: E402
+from bench_vision import PHOTO_LIGHT, teach  # noqa: E402
 
 from vision import classifier, designs, synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
@@ -187,7 +187,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             with_profile = None
             if taught:
                 profile = (teach_guided(deck, rng, plain) if guided
-                           else teach(deck, rng, synth.Light(jpeg=90 if jpeg else None)))
+                           else teach(deck, rng, PHOTO_LIGHT if jpeg else dataclasses.replace(PHOTO_LIGHT, jpeg=None)))
                 if profile is None:
                     raise SystemExit(f"the lesson of {family} deck {first_deck + k // per_deck} missed a card kind")
                 t = time.perf_counter()
