@@ -21,7 +21,7 @@ with the budget.
     python bench/bench_decks.py --families tuning --no-jpeg        # uncompressed, as the Pi camera gives frames
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 109,000 (held-out figures of
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 110,000 (held-out figures of
 earlier readers) and 71,000 and 90,000 (the tuning families' choices); judge a new candidate on
 decks it was never compared on (--first-deck).
 """
