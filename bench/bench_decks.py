@@ -20,14 +20,16 @@ with the budget.
     python bench/bench_decks.py --families tuning --no-glare       # the same scenes without glare: what it costs
     python bench/bench_decks.py --families tuning --no-jpeg        # uncompressed, as the Pi camera gives frames
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
+    python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 110,000 (held-out figures of
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 111,000 (held-out figures of
 earlier readers) and 71,000 and 90,000 (the tuning families' choices); judge a new candidate on
 decks it was never compared on (--first-deck).
 """
 import argparse
 import collections
 import dataclasses
+import itertools
 import os
 import statistics
 import sys
@@ -61,6 +63,39 @@ def bar(done: int, total: int, t0: float, label: str) -> None:
     filled = 30 * done // max(1, total)
     print(f"\r  [{'#' * filled:<30}] {done}/{total} {label:<20} {time.time() - t0:5.0f} s", end="",
           file=sys.stderr, flush=True)
+
+
+FAINT_FACES = (90, 135)  # OpenCV hues (0-180) of the faces of ``--faint-blue`` decks: blue to teal
+FAINT_FACE_SATURATION = 90  # and their least saturation (0-255): a greyer face is no blue one
+
+
+def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None:
+    """The coloured-face deck ``seed`` if its face is blue to teal, its blue printed as a tint of
+    the face 0.22 to 0.6 saturated and its white plain, both without an outline; None otherwise."""
+    deck = designs.design("coloured-face", seed)
+    hue, sat, _ = cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < FAINT_FACE_SATURATION:
+        return None
+    palette = list(deck.palette)
+    palette[designs.SUITS.index("b")] = designs._hue(float(hue), float(rng.uniform(0.22, 0.6)), 1.0)
+    palette[designs.SUITS.index("w")] = designs._jitter((250, 250, 250), rng, 3)
+    return dataclasses.replace(deck, palette=tuple(palette), outline=None)
+
+
+FAINT_BLUE = "faint-blue"  # ``--faint-blue``'s decks: coloured-face training decks altered by ``faint_blue``
+FAINT_SEEDS = 40  # faint-blue deck N: the first coloured-face deck from seed 40 N on that ``faint_blue`` alters
+
+
+def deck_of(family: str, seed: int) -> designs.DeckDesign:
+    """Deck ``seed`` of a design family, or of ``FAINT_BLUE``."""
+    if family != FAINT_BLUE:
+        return designs.design(family, seed)
+    altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
+    return next(deck for deck in altered if deck is not None)
+
+
+def role(family: str) -> str:
+    return "training" if family == FAINT_BLUE else designs.role(family)
 
 
 def chosen_families(spec: str) -> tuple[str, ...]:
@@ -183,7 +218,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     per_deck = -(-frames // DECKS)
     for k in range(frames):
         if k % per_deck == 0:
-            deck = designs.design(family, first_deck + k // per_deck)
+            deck = deck_of(family, first_deck + k // per_deck)
             with_profile = None
             if taught:
                 profile = (teach_guided(deck, rng, plain) if guided
@@ -265,10 +300,13 @@ def main() -> None:
     p.add_argument("--fit-seed", type=int, default=0,
                    help="seed of the altered copies each deck's model is fitted on (the box's: 0); others show how "
                         "far the taught figures swing with the copies alone")
+    p.add_argument("--faint-blue", action="store_true",
+                   help="instead of --families, coloured-face training decks of a blue to teal face, their blue a "
+                        "faint tint of it beside plain white (as bench_face_doubt.py --faint-blue), taught too")
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
-    chosen = chosen_families(args.families)
+    chosen = (FAINT_BLUE,) if args.faint_blue else chosen_families(args.families)
     if args.model:
         for path in args.model:
             if not os.path.isfile(path):
@@ -301,7 +339,7 @@ def main() -> None:
     for family, r in rows.items():
         cells = ["-" if np.isnan(r[c]) else f"{r[c]:.1f}" if c in TIMES else f"{r[c]:.1%}"
                  for c in COLUMNS]
-        print(f"  {family:<20}{designs.role(family):>9}"
+        print(f"  {family:<20}{role(family):>9}"
               + "".join(f"{c:>12}" for c in cells))
     for how, key in (("untaught", "confusions"), ("taught", "confusions taught")):
         if how == "taught" and args.no_teach:

@@ -35,6 +35,7 @@ sys.path.insert(0, ROOT)
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+from bench_decks import faint_blue  # noqa: E402
 from bench_quick import decks_read  # noqa: E402
 from bench_teach import bar  # noqa: E402
 
@@ -130,23 +131,6 @@ def deck_cards(reader: Recognizer, deck: designs.DeckDesign, rng: np.random.Gene
     faces = teach.face_colours(crops)
     return DeckCards(deck.seed, crops, np.array(truth), probs, faces, inks_of(ink_summary(blob)),
                      classifier.faces_apart(classifier.face_hues(faces, crops)))
-
-
-FAINT_FACES = (90, 135)  # OpenCV hues (0-180) of the faces of ``--faint-blue`` decks: blue to teal
-FAINT_FACE_SATURATION = 90  # and their least saturation (0-255): a greyer face is no blue one
-
-
-def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None:
-    """The coloured-face deck ``seed`` if its face is blue to teal, its blue printed as a tint of
-    the face 0.22 to 0.6 saturated and its white plain, both without an outline; None otherwise."""
-    deck = designs.design("coloured-face", seed)
-    hue, sat, _ = cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
-    if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < FAINT_FACE_SATURATION:
-        return None
-    palette = list(deck.palette)
-    palette[designs.SUITS.index("b")] = designs._hue(float(hue), float(rng.uniform(0.22, 0.6)), 1.0)
-    palette[designs.SUITS.index("w")] = designs._jitter((250, 250, 250), rng, 3)
-    return dataclasses.replace(deck, palette=tuple(palette), outline=None)
 
 
 def faint_blue_decks(reader: Recognizer, args: argparse.Namespace) -> list[DeckCards]:
