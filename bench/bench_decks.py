@@ -95,6 +95,7 @@ def deck_of(family: str, seed: int) -> designs.DeckDesign:
 
 
 def role(family: str) -> str:
+    """What a family's decks are for (``designs.GROUPS``); faint-blue decks are training decks altered."""
     return "training" if family == FAINT_BLUE else designs.role(family)
 
 
