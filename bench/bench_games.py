@@ -10,7 +10,9 @@ Per family, with the reader's own reading (a card whose copies are all on the ta
 the game leaves out, is refused by the rules and must be entered by hand) and with the reading
 weighed over the cards the game can still take (companion/game/reading.py): cards judged right,
 judged wrong, asked, refused, and not found (the same either way; such a card is entered by hand),
-and of the cards asked about, the share where the box's guess was the card (OK suffices).
+and of the cards asked about, the share where the box's guess was the card (OK suffices). A shuffled
+deck's cards build no firework, so here a card in PLAY is not weighed by whether it fits (the box's
+reading.MISPLAY); --recorded weighs it so.
 
 With --taught, each deck is also read with a profile taught from one photo per kind on the mat
 (as bench_decks.py teaches), weighed by the game: the box as a family that taught its deck has it.
@@ -27,15 +29,24 @@ the model that reads the cards after it, named as the game settled it, as the bo
 judged wrong joins under the card it was taken for: nobody corrects it). --grow-from asked grows
 only the cards the box asked about (a person named them).
 
+With --recorded, each deck is played as a game people played (the recorded games of tests/data,
+2-player and 3-player in turn, boxed rules): its plays and discards in their order, each card on
+its zone's pile (the zone's last cards beneath it), judged against the game as it then stood (the
+table kept right, as by a family correcting the box). Misplays included. Read untaught, weighed by
+the game with and without a card laid in PLAY taken as likelier when it fits
+(companion/game/reading.py's MISPLAY); the rows "misplays" count the misplays alone.
+
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --learn
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --grow
+    python bench/bench_games.py --decks 6 --families tuning --first-deck 113000 --recorded
 """
 import argparse
 import collections
 import dataclasses
 import functools
+import json
 import os
 import resource
 import sys
@@ -51,8 +62,9 @@ import numpy as np  # noqa: E402
 from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
 from bench_vision import teach  # noqa: E402
 
-from companion.game.reading import Reading, can_be_laid, weigh  # noqa: E402
-from companion.game.rules import State, new_game  # noqa: E402
+from companion.game.reading import Reading, can_be_laid, fits, weigh  # noqa: E402
+from companion.game.rules import State, apply, new_game  # noqa: E402
+from companion.game.tablelog import TableLog, parse_log  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
 from vision import designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
@@ -65,6 +77,7 @@ SURE = 0.9  # the box's default (config: camera.confidence)
 OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
 COLUMNS = (*OUTCOMES, "OK suffices")  # of the cards asked about, the box's guess was the card
 HANDS = 15  # cards of a 3-player game still in the hands at its end: the box never sees them
+RECORDED = ("hanabidata-2p.jsonl", "ah2ac2-3p.jsonl")  # in tests/data, taken in turn by --recorded
 
 
 Reads = list[tuple[str, CardSeen | None]]
@@ -98,16 +111,75 @@ def laid(family: str, seed: int, preset: str, recognizer: Recognizer, game: int 
     rng.shuffle(cards)
     for k, card in enumerate(cards):
         zone = "play" if rng.random() < 0.6 else "discard"
-        scene = synth.Scene()
-        for i in range(int(rng.integers(0, 3))):
-            scene.cards.append(synth.lay(str(rng.choice(cards)), zone, deck, rng, pile=i))
-        scene.cards.append(synth.lay(card, zone, deck, rng, pile=len(scene.cards)))
-        camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
-        k += 1000 * game
-        frame = synth.render_frame(scene, camera, light, k)
-        before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
-        _, views = recognizer.look(frame, before=before)
-        yield Laid(card, zone, [views], functools.partial(_again, recognizer, scene, camera, light, k, before))
+        under = [str(rng.choice(cards)) for _ in range(int(rng.integers(0, 3)))]
+        yield _shown(card, zone, under, deck, rng, recognizer, k + 1000 * game)
+
+
+def _shown(card: str, zone: str, under: list[str], deck: synth.Design, rng: np.random.Generator,
+           recognizer: Recognizer, k: int) -> Laid:
+    """``card`` laid in ``zone`` on a pile of ``under``, under a random camera and light."""
+    scene = synth.Scene()
+    for i, below in enumerate(under):
+        scene.cards.append(synth.lay(below, zone, deck, rng, pile=i))
+    scene.cards.append(synth.lay(card, zone, deck, rng, pile=len(scene.cards)))
+    camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light.random(rng)
+    frame = synth.render_frame(scene, camera, light, k)
+    before = {z: v.image for z, v in recognizer.look(before_top_cards(scene, camera, light, k))[1].items()}
+    _, views = recognizer.look(frame, before=before)
+    return Laid(card, zone, [views], functools.partial(_again, recognizer, scene, camera, light, k, before))
+
+
+def recorded_game(n: int) -> TableLog:
+    """The ``n``-th game of ``RECORDED``'s files taken in turn."""
+    with open(os.path.join(ROOT, "tests", "data", RECORDED[n % len(RECORDED)])) as f:
+        for i, line in enumerate(f):
+            if i == n // len(RECORDED):
+                return parse_log(json.loads(line)["log"])
+    raise SystemExit(f"tests/data/{RECORDED[n % len(RECORDED)]} holds fewer games than {n // len(RECORDED) + 1}")
+
+
+Played = list[tuple[str, str, State, CardSeen | None]]  # card, zone, the game before it, what the box read
+
+
+def read_recorded(family: str, seed: int, log: TableLog, recognizer: Recognizer, tick,
+                  looks: int = LOOKS) -> Played:
+    """The plays and discards of a recorded game, each card laid on its zone's pile (up to two of the
+    zone's last cards beneath it) and read as the watcher reads it, with the game as it stood."""
+    deck = designs.design(family, seed)
+    rng = np.random.default_rng([17, seed])
+    state = new_game(log.variant, len(log.players))
+    piles: dict[str, list[str]] = {"play": [], "discard": []}
+    out: Played = []
+    for action in log.actions:
+        if state.over:
+            break
+        zone = action["type"]
+        if zone in piles:
+            card = str(action["card"])
+            beneath = int(rng.integers(0, 3))
+            shown = _shown(card, zone, piles[zone][len(piles[zone]) - beneath:] if beneath else [], deck, rng,
+                           recognizer, len(out))
+            out.append((card, zone, state, looked(recognizer, zone, shown.frames, looks, shown.again)))
+            piles[zone].append(card)
+            tick()
+        state = apply(state, action)
+    return out
+
+
+def judge_recorded(played: Played, zoned: bool, count: collections.Counter, misplays: collections.Counter) -> None:
+    """Counts what became of each card judged against the game as it stood (``zoned``: a card laid in
+    PLAY taken as likelier when it fits), into ``count``, and of the misplays alone into ``misplays``."""
+    for card, zone, state, seen in played:
+        for c in (count, misplays) if zone == "play" and not fits(state, card) else (count,):
+            if seen is None:
+                c["not found"] += 1
+                continue
+            reading = weigh(seen.probabilities, state, zone if zoned else None)
+            if reading.sure(SURE):
+                c["right" if reading.card == card else "wrong"] += 1
+            else:
+                c["asked"] += 1
+                c["OK suffices"] += (reading.card or (seen.candidates[0] if seen.candidates else None)) == card
 
 
 def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
@@ -245,6 +317,9 @@ def main() -> None:
     p.add_argument("--grow-from", choices=("all", "asked"), default="all",
                    help="with --grow: the cards grown (all: every card the game settled, as the box does; asked: only "
                         "those the box asked about)")
+    p.add_argument("--recorded", action="store_true",
+                   help="play each deck as a recorded game of tests/data, the table kept right; compare the reading "
+                        "weighed with and without a card in PLAY taken as likelier when it fits")
     p.add_argument("--looks", type=int, default=LOOKS,
                    help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
@@ -252,6 +327,9 @@ def main() -> None:
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
+    if args.recorded:
+        recorded(args, families, recognizer)
+        return
     tick = Ticks(len(families) * sum(parse_variant(g).deck_size() for g in games) * (1 + args.learn))
     rows = {}
     growth: list[float] = []
@@ -283,18 +361,43 @@ def main() -> None:
     if args.learn:
         print(f"  (2nd game: each deck played again, read by the box untaught and with the profile learned "
               f"from the first game, all but its last {HANDS} cards)")
+    print_rows(rows, ("alone", "weighed", "grown", "taught", "2nd game", "learned"))
+    if growth:
+        print(f"growing the deck's model for one more card: median {np.median(growth):.2f} s, 95th percentile "
+              f"{np.quantile(growth, 0.95):.2f} s, slowest {max(growth):.2f} s ({len(growth)} growths, OpenCV on "
+              f"one thread); peak memory of this run {peak_mb():.0f} MB")
+
+
+def print_rows(rows: dict[str, dict[str, collections.Counter]], names: tuple[str, ...]) -> None:
     for family, count in rows.items():
-        for name in ("alone", "weighed", "grown", "taught", "2nd game", "learned"):
+        for name in names:
             c = count[name]
             if not c:
                 continue
             n = max(sum(c[o] for o in OUTCOMES), 1)
             shares = [100 * c[o] / n for o in OUTCOMES] + [100 * c["OK suffices"] / max(c["asked"], 1)]
             print(f"  {family:<20}{name:<16}{n:>6}" + "".join(f"{v:>11.1f}%" for v in shares))
-    if growth:
-        print(f"growing the deck's model for one more card: median {np.median(growth):.2f} s, 95th percentile "
-              f"{np.quantile(growth, 0.95):.2f} s, slowest {max(growth):.2f} s ({len(growth)} growths, OpenCV on "
-              f"one thread); peak memory of this run {peak_mb():.0f} MB")
+
+
+def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Recognizer) -> None:
+    """``--recorded``: each deck played as a recorded game, read untaught, judged with and without
+    the play's weight."""
+    logs = [recorded_game(d) for d in range(args.decks)]
+    tick = Ticks(len(families) * sum(sum(a["type"] in ("play", "discard") for a in log.actions) for log in logs))
+    rows = {}
+    for family in families:
+        tick.label = family
+        count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        for d, log in enumerate(logs):
+            played = read_recorded(family, args.first_deck + d, log, recognizer, tick, args.looks)
+            judge_recorded(played, False, count["weighed"], count["misplays"])
+            judge_recorded(played, True, count["fits likelier"], count["misplays, fits"])
+        rows[family] = count
+    print(file=sys.stderr)
+    print(f"recorded games ({args.decks} per family, decks from {args.first_deck}), the table kept right, judged "
+          f"when confidence >= {SURE}, a card read unsurely read in {args.looks} frames:")
+    print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
+    print_rows(rows, ("weighed", "fits likelier", "misplays", "misplays, fits"))
 
 
 if __name__ == "__main__":

@@ -194,14 +194,16 @@ class CameraService:
                 watcher.known(zone, card)
 
     def _weigh(self, event: CardPlaced) -> Reading:
-        """The event as this game can take it; an event without probabilities keeps its confidence
-        for its best guess (its other candidates: named, how likely not known)."""
+        """The event as this game can take it (in PLAY, a card that would fit is the likelier); an
+        event without probabilities keeps its confidence for its best guess (its other candidates:
+        named, how likely not known)."""
         game = self.table.game
         if game is None:
             return Reading(event.card, event.confidence, event.candidates)
+        if event.probabilities:
+            return weigh(event.probabilities, game.state, event.zone)
         named = tuple(dict.fromkeys(((event.card,) if event.card else ()) + event.candidates))
-        likely = event.probabilities or tuple((c, event.confidence if i == 0 else 0.0) for i, c in enumerate(named))
-        return weigh(likely, game.state)
+        return weigh(tuple((c, event.confidence if i == 0 else 0.0) for i, c in enumerate(named)), game.state)
 
     def attempt(self) -> bool:
         """One go: build the watcher, open the camera, read until it fails or the service stops.
