@@ -34,7 +34,8 @@ With --recorded, each deck is played as a game people played (the recorded games
 its zone's pile (the zone's last cards beneath it), judged against the game as it then stood (the
 table kept right, as by a family correcting the box). Misplays included. Read untaught, weighed by
 the game with and without a card laid in PLAY taken as likelier when it fits
-(companion/game/reading.py's MISPLAY); the rows "misplays" count the misplays alone.
+(companion/game/reading.py's MISPLAY); the rows "misplays" count the misplays alone. With --taught,
+also read with a profile taught from one photo per kind on the mat.
 
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
@@ -141,15 +142,16 @@ def recorded_game(n: int) -> TableLog:
 Played = list[tuple[str, str, State, CardSeen | None]]  # card, zone, the game before it, what the box read
 
 
-def read_recorded(family: str, seed: int, log: TableLog, recognizer: Recognizer, tick,
-                  looks: int = LOOKS) -> Played:
+def read_recorded(family: str, seed: int, log: TableLog, readers: list[Recognizer], tick,
+                  looks: int = LOOKS) -> list[Played]:
     """The plays and discards of a recorded game, each card laid on its zone's pile (up to two of the
-    zone's last cards beneath it) and read as the watcher reads it, with the game as it stood."""
+    zone's last cards beneath it) and read by each of ``readers`` as the watcher reads it (the first
+    finds the zones), with the game as it stood."""
     deck = designs.design(family, seed)
     rng = np.random.default_rng([17, seed])
     state = new_game(log.variant, len(log.players))
     piles: dict[str, list[str]] = {"play": [], "discard": []}
-    out: Played = []
+    out: list[Played] = [[] for _ in readers]
     for action in log.actions:
         if state.over:
             break
@@ -158,8 +160,9 @@ def read_recorded(family: str, seed: int, log: TableLog, recognizer: Recognizer,
             card = str(action["card"])
             beneath = int(rng.integers(0, 3))
             shown = _shown(card, zone, piles[zone][len(piles[zone]) - beneath:] if beneath else [], deck, rng,
-                           recognizer, len(out))
-            out.append((card, zone, state, looked(recognizer, zone, shown.frames, looks, shown.again)))
+                           readers[0], len(out[0]))
+            for reader, played in zip(readers, out, strict=True):
+                played.append((card, zone, state, looked(reader, zone, shown.frames, looks, shown.again)))
             piles[zone].append(card)
             tick()
         state = apply(state, action)
@@ -380,8 +383,8 @@ def print_rows(rows: dict[str, dict[str, collections.Counter]], names: tuple[str
 
 
 def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Recognizer) -> None:
-    """``--recorded``: each deck played as a recorded game, read untaught, judged with and without
-    the play's weight."""
+    """``--recorded``: each deck played as a recorded game, read untaught (and with ``--taught`` by a
+    profile taught from photos), judged with and without the play's weight."""
     logs = [recorded_game(d) for d in range(args.decks)]
     tick = Ticks(len(families) * sum(sum(a["type"] in ("play", "discard") for a in log.actions) for log in logs))
     rows = {}
@@ -389,15 +392,23 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, log in enumerate(logs):
-            played = read_recorded(family, args.first_deck + d, log, recognizer, tick, args.looks)
-            judge_recorded(played, False, count["weighed"], count["misplays"])
-            judge_recorded(played, True, count["fits likelier"], count["misplays, fits"])
+            readers = [recognizer]
+            if args.taught:
+                profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
+                readers.append(Recognizer(Classifier(profile=profile), recognizer.detector))
+            played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks)
+            judge_recorded(played[0], False, count["weighed"], count["misplays"])
+            judge_recorded(played[0], True, count["fits likelier"], count["misplays, fits"])
+            if args.taught:
+                judge_recorded(played[1], False, count["taught"], count["misplays, taught"])
+                judge_recorded(played[1], True, count["taught, fits"], count["misplays t, fits"])
         rows[family] = count
     print(file=sys.stderr)
     print(f"recorded games ({args.decks} per family, decks from {args.first_deck}), the table kept right, judged "
           f"when confidence >= {SURE}, a card read unsurely read in {args.looks} frames:")
     print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
-    print_rows(rows, ("weighed", "fits likelier", "misplays", "misplays, fits"))
+    print_rows(rows, ("weighed", "fits likelier", "misplays", "misplays, fits", "taught", "taught, fits",
+                      "misplays, taught", "misplays t, fits"))
 
 
 if __name__ == "__main__":
