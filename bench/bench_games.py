@@ -35,7 +35,9 @@ its zone's pile (the zone's last cards beneath it), judged against the game as i
 table kept right, as by a family correcting the box). Misplays included. Read untaught, weighed by
 the game with and without a card laid in PLAY taken as likelier when it fits
 (companion/game/reading.py's MISPLAY); the rows "misplays" count the misplays alone. With --taught,
-also read with a profile taught from one photo per kind on the mat.
+also read with a profile taught from one photo per kind on the mat; with --grow, also by the box as
+it reads a deck it has no profile of, growing the game's deck as it goes (its cards named as the
+table kept right settled them: the box's reading where it judged at once, else the card).
 
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
@@ -143,10 +145,10 @@ Played = list[tuple[str, str, State, CardSeen | None]]  # card, zone, the game b
 
 
 def read_recorded(family: str, seed: int, log: TableLog, readers: list[Recognizer], tick,
-                  looks: int = LOOKS) -> list[Played]:
+                  looks: int = LOOKS, growing: "Growing | None" = None) -> list[Played]:
     """The plays and discards of a recorded game, each card laid on its zone's pile (up to two of the
     zone's last cards beneath it) and read by each of ``readers`` as the watcher reads it (the first
-    finds the zones), with the game as it stood."""
+    finds the zones), with the game as it stood; ``growing`` reads the same frames, card by card."""
     deck = designs.design(family, seed)
     rng = np.random.default_rng([17, seed])
     state = new_game(log.variant, len(log.players))
@@ -163,6 +165,8 @@ def read_recorded(family: str, seed: int, log: TableLog, readers: list[Recognize
                            readers[0], len(out[0]))
             for reader, played in zip(readers, out, strict=True):
                 played.append((card, zone, state, looked(reader, zone, shown.frames, looks, shown.again)))
+            if growing is not None:
+                growing.take(shown, state)
             piles[zone].append(card)
             tick()
         state = apply(state, action)
@@ -174,15 +178,22 @@ def judge_recorded(played: Played, zoned: bool, count: collections.Counter, misp
     PLAY taken as likelier when it fits), into ``count``, and of the misplays alone into ``misplays``."""
     for card, zone, state, seen in played:
         for c in (count, misplays) if zone == "play" and not fits(state, card) else (count,):
-            if seen is None:
-                c["not found"] += 1
-                continue
-            reading = weigh(seen.probabilities, state, zone if zoned else None)
-            if reading.sure(SURE):
-                c["right" if reading.card == card else "wrong"] += 1
-            else:
-                c["asked"] += 1
-                c["OK suffices"] += (reading.card or (seen.candidates[0] if seen.candidates else None)) == card
+            settle(card, zone, state, seen, zoned, c)
+
+
+def settle(card: str, zone: str, state: State, seen: CardSeen | None, zoned: bool, count: collections.Counter) -> str:
+    """What became of one card judged against the game as it stood, counted into ``count``; returns
+    the card the game settled for it (the box's where it judged at once, else the card itself)."""
+    if seen is None:  # entered by hand
+        count["not found"] += 1
+        return card
+    reading = weigh(seen.probabilities, state, zone if zoned else None)
+    if reading.sure(SURE):
+        count["right" if reading.card == card else "wrong"] += 1
+        return str(reading.card)
+    count["asked"] += 1
+    count["OK suffices"] += (reading.card or (seen.candidates[0] if seen.candidates else None)) == card
+    return card
 
 
 def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
@@ -219,9 +230,12 @@ class Growing:
         self.looks, self.times, self.asked_only = looks, times, asked_only
         self.seen = 0
 
-    def take(self, card: Laid) -> None:
+    def take(self, card: Laid, state: State | None = None) -> None:
+        """``state``: the game as it stood, where the table is kept right (``--recorded``)."""
         count, asked = self.table.count, self.table.count["asked"]
-        name = self.table.take(card.card, looked(self.reader, card.zone, card.frames, self.looks, card.again))
+        seen = looked(self.reader, card.zone, card.frames, self.looks, card.again)
+        name = (self.table.take(card.card, seen) if state is None
+                else settle(card.card, card.zone, state, seen, True, count))
         self.seen += 1
         if card.picture is None or (self.asked_only and count["asked"] == asked):
             return
@@ -388,15 +402,18 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
     logs = [recorded_game(d) for d in range(args.decks)]
     tick = Ticks(len(families) * sum(sum(a["type"] in ("play", "discard") for a in log.actions) for log in logs))
     rows = {}
+    growth: list[float] = []
     for family in families:
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, log in enumerate(logs):
+            growing = (Growing("base", recognizer, count["grown, fits"], args.looks, growth, args.grow_from == "asked")
+                       if args.grow else None)
             readers = [recognizer]
             if args.taught:
                 profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
                 readers.append(Recognizer(Classifier(profile=profile), recognizer.detector))
-            played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks)
+            played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks, growing)
             judge_recorded(played[0], False, count["weighed"], count["misplays"])
             judge_recorded(played[0], True, count["fits likelier"], count["misplays, fits"])
             if args.taught:
@@ -407,7 +424,7 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
     print(f"recorded games ({args.decks} per family, decks from {args.first_deck}), the table kept right, judged "
           f"when confidence >= {SURE}, a card read unsurely read in {args.looks} frames:")
     print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
-    print_rows(rows, ("weighed", "fits likelier", "misplays", "misplays, fits", "taught", "taught, fits",
+    print_rows(rows, ("weighed", "fits likelier", "grown, fits", "misplays", "misplays, fits", "taught", "taught, fits",
                       "misplays, taught", "misplays t, fits"))
 
 
