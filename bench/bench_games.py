@@ -181,7 +181,8 @@ def judge_recorded(played: Played, zoned: bool, count: collections.Counter, misp
             settle(card, zone, state, seen, zoned, c)
 
 
-def settle(card: str, zone: str, state: State, seen: CardSeen | None, zoned: bool, count: collections.Counter) -> str:
+def settle(card: str, zone: str | None, state: State, seen: CardSeen | None, zoned: bool,
+           count: collections.Counter) -> str:
     """What became of one card judged against the game as it stood, counted into ``count``; returns
     the card the game settled for it (the box's where it judged at once, else the card itself)."""
     if seen is None:  # entered by hand
@@ -278,17 +279,12 @@ class Judged:
 
     def take(self, card: str, seen: CardSeen | None) -> str:
         count = self.count
-        if seen is None:  # entered by hand
-            count["not found"] += 1
-            self.gone.append(card)
-            return card
         now = dataclasses.replace(self.state, discards=tuple(self.gone))
-        if self.weighed:
-            reading = weigh(seen.probabilities, now)
-            outcome = "judged" if reading.sure(SURE) else "asked"
-        else:
-            reading = Reading(seen.card, seen.confidence, seen.candidates)
-            outcome = "asked" if not reading.sure(SURE) else "judged" if can_be_laid(now, str(seen.card)) else "refused"
+        if seen is None or self.weighed:  # a shuffled deck builds no firework: nothing weighed by the zone
+            self.gone.append(settle(card, None, now, seen, False, count))
+            return self.gone[-1]
+        reading = Reading(seen.card, seen.confidence, seen.candidates)
+        outcome = "asked" if not reading.sure(SURE) else "judged" if can_be_laid(now, str(seen.card)) else "refused"
         if outcome == "judged":
             count["right" if reading.card == card else "wrong"] += 1
             self.gone.append(str(reading.card))
@@ -354,10 +350,7 @@ def main() -> None:
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, preset in enumerate(games):
-            profiled = None
-            if args.taught:
-                profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
-                profiled = Recognizer(Classifier(profile=profile), recognizer.detector)
+            profiled = taught_reader(family, args.first_deck + d, d, recognizer) if args.taught else None
             growing = (Growing(preset, recognizer, count["grown"], args.looks, growth, args.grow_from == "asked")
                        if args.grow else None)
             reads, reads_taught, pictures = read_deck(family, args.first_deck + d, preset, recognizer, tick,
@@ -379,6 +372,18 @@ def main() -> None:
         print(f"  (2nd game: each deck played again, read by the box untaught and with the profile learned "
               f"from the first game, all but its last {HANDS} cards)")
     print_rows(rows, ("alone", "weighed", "grown", "taught", "2nd game", "learned"))
+    print_growth(growth)
+
+
+def taught_reader(family: str, seed: int, d: int, recognizer: Recognizer) -> Recognizer:
+    """The box with a profile of deck ``seed`` taught from one photo per kind on the mat (``d``: the
+    deck's place in the run, which seeds the photos)."""
+    profile = teach(designs.design(family, seed), np.random.default_rng([13, d]))
+    return Recognizer(Classifier(profile=profile), recognizer.detector)
+
+
+def print_growth(growth: list[float]) -> None:
+    """How long growing the game's deck took for each card, when it was grown."""
     if growth:
         print(f"growing the deck's model for one more card: median {np.median(growth):.2f} s, 95th percentile "
               f"{np.quantile(growth, 0.95):.2f} s, slowest {max(growth):.2f} s ({len(growth)} growths, OpenCV on "
@@ -409,10 +414,8 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
         for d, log in enumerate(logs):
             growing = (Growing("base", recognizer, count["grown, fits"], args.looks, growth, args.grow_from == "asked")
                        if args.grow else None)
-            readers = [recognizer]
-            if args.taught:
-                profile = teach(designs.design(family, args.first_deck + d), np.random.default_rng([13, d]))
-                readers.append(Recognizer(Classifier(profile=profile), recognizer.detector))
+            taught = [taught_reader(family, args.first_deck + d, d, recognizer)] if args.taught else []
+            readers = [recognizer, *taught]
             played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks, growing)
             judge_recorded(played[0], False, count["weighed"], count["misplays"])
             judge_recorded(played[0], True, count["fits likelier"], count["misplays, fits"])
@@ -426,6 +429,7 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
     print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
     print_rows(rows, ("weighed", "fits likelier", "grown, fits", "misplays", "misplays, fits", "taught", "taught, fits",
                       "misplays, taught", "misplays t, fits"))
+    print_growth(growth)
 
 
 if __name__ == "__main__":
