@@ -37,7 +37,9 @@ the game with and without a card laid in PLAY taken as likelier when it fits
 (companion/game/reading.py's MISPLAY); the rows "misplays" count the misplays alone. With --taught,
 also read with a profile taught from one photo per kind on the mat; with --grow, also by the box as
 it reads a deck it has no profile of, growing the game's deck as it goes (its cards named as the
-table kept right settled them: the box's reading where it judged at once, else the card).
+table kept right settled them: the box's reading where it judged at once, else the card). Per
+reading, also the games in which the page suggested teaching the deck (the box asked about so many
+of its cards: companion/game/reading.py's suggests_teaching) and at which card it first did.
 
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
@@ -65,7 +67,7 @@ import numpy as np  # noqa: E402
 from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
 from bench_vision import teach  # noqa: E402
 
-from companion.game.reading import Reading, can_be_laid, fits, weigh  # noqa: E402
+from companion.game.reading import Reading, can_be_laid, fits, suggests_teaching, weigh  # noqa: E402
 from companion.game.rules import State, apply, new_game  # noqa: E402
 from companion.game.tablelog import TableLog, parse_log  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
@@ -175,10 +177,29 @@ def read_recorded(family: str, seed: int, log: TableLog, readers: list[Recognize
 
 def judge_recorded(played: Played, zoned: bool, count: collections.Counter, misplays: collections.Counter) -> None:
     """Counts what became of each card judged against the game as it stood (``zoned``: a card laid in
-    PLAY taken as likelier when it fits), into ``count``, and of the misplays alone into ``misplays``."""
+    PLAY taken as likelier when it fits), into ``count``, and of the misplays alone into ``misplays``;
+    and whether the page suggested teaching the deck during the game (``count_suggestion``)."""
+    asked = []
     for card, zone, state, seen in played:
+        before = count["asked"]
         for c in (count, misplays) if zone == "play" and not fits(state, card) else (count,):
             settle(card, zone, state, seen, zoned, c)
+        asked.append(count["asked"] > before)
+    count_suggestion(asked, count)
+
+
+def count_suggestion(asked: list[bool], count: collections.Counter) -> None:
+    """Counts a game (``asked``: whether the box asked about each of its cards, in order) in ``count``
+    as "games", and as "suggested" where the page suggested teaching the deck at some card (while a
+    card waits to be confirmed it counts as laid), "suggested at" summing the card it first did."""
+    count["games"] += 1
+    so_far = 0
+    for k, flag in enumerate(asked):
+        so_far += flag
+        if suggests_teaching(so_far, k if flag else k + 1):
+            count["suggested"] += 1
+            count["suggested at"] += k + 1
+            return
 
 
 def settle(card: str, zone: str | None, state: State, seen: CardSeen | None, zoned: bool,
@@ -230,6 +251,7 @@ class Growing:
         self.named: dict[int, tuple[str, np.ndarray]] = {}
         self.looks, self.times, self.asked_only = looks, times, asked_only
         self.seen = 0
+        self.asked: list[bool] = []  # whether the box asked about each card taken, in order
 
     def take(self, card: Laid, state: State | None = None) -> None:
         """``state``: the game as it stood, where the table is kept right (``--recorded``)."""
@@ -238,6 +260,7 @@ class Growing:
         name = (self.table.take(card.card, seen) if state is None
                 else settle(card.card, card.zone, state, seen, True, count))
         self.seen += 1
+        self.asked.append(count["asked"] > asked)
         if card.picture is None or (self.asked_only and count["asked"] == asked):
             return
         self.named[self.seen - 1] = (name, card.picture)
@@ -417,6 +440,8 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
             taught = [taught_reader(family, args.first_deck + d, d, recognizer)] if args.taught else []
             readers = [recognizer, *taught]
             played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks, growing)
+            if growing is not None:
+                count_suggestion(growing.asked, count["grown, fits"])
             judge_recorded(played[0], False, count["weighed"], count["misplays"])
             judge_recorded(played[0], True, count["fits likelier"], count["misplays, fits"])
             if args.taught:
@@ -429,6 +454,13 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
     print(f"  {'family':<20}{'reading':<16}{'cards':>6}" + "".join(f"{o:>12}" for o in COLUMNS))
     print_rows(rows, ("weighed", "fits likelier", "grown, fits", "misplays", "misplays, fits", "taught", "taught, fits",
                       "misplays, taught", "misplays t, fits"))
+    print("games in which the page suggested teaching the deck (companion/game/reading.py's suggests_teaching):")
+    for family, count in rows.items():
+        for name in ("weighed", "fits likelier", "grown, fits", "taught", "taught, fits"):
+            c = count[name]
+            if c["games"]:
+                first = f", first at card {c['suggested at'] / c['suggested']:.0f} on average" if c["suggested"] else ""
+                print(f"  {family:<20}{name:<16}{c['suggested']:>3} of {c['games']}{first}")
     print_growth(growth)
 
 

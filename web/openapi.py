@@ -187,9 +187,17 @@ def document() -> dict[str, Any]:
                     "description": "The replay fields (score, max_score, reachable_score, hints, hint_tokens, "
                                    "fuses_used, fuse_tokens, deck, fireworks, discards, turn, current_player, "
                                    "final_turns_left, over, outcome, reason, rating) plus players, variant, "
-                                   "actions (count), log (the actions), last_event, pending, camera, camera_reason, "
-                                   "storage, lang.",
-                    "properties": {"camera": {"type": "string", "enum": ["ok", "missing", "fault"]},
+                                   "actions (count), log (the actions), last_event, pending, asked, "
+                                   "suggest_teaching, camera, camera_reason, storage, lang.",
+                    "properties": {"asked": {"type": "integer", "minimum": 0,
+                                             "description": "cards the camera was unsure of and asked about "
+                                                            "in this game (pending), confirmed or not"},
+                                   "suggest_teaching": {"type": "boolean",
+                                                        "description": "the camera asked about so many of this "
+                                                                       "game's cards (at least 5, and a fifth of "
+                                                                       "those laid) that teaching the deck is "
+                                                                       "suggested"},
+                                   "camera": {"type": "string", "enum": ["ok", "missing", "fault"]},
                                    "camera_reason": {"type": "string", "nullable": True,
                                                      "description": "why the camera is not ok, in one line "
                                                                     "(English), e.g. a missing deck profile; "

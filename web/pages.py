@@ -98,6 +98,8 @@ def client_strings() -> dict[str, str]:
         "no_announce": _("no colour announced"),
         "last_copy_lost": _("Last copy of %(card)s lost: the best score now reachable is %(reachable_score)s"),
         "pace_zero": _("Pace %(pace)s: from now on every discard loses points"),
+        "teach_nudge": _("The camera was unsure of %(asked)s of the %(laid)s cards laid in this game. Teach it "
+                         "your deck once, a photo of each card, and it will read them surely."),
     }
 
 

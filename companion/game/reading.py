@@ -23,6 +23,18 @@ SHOWN_FLOOR = 0.02   # a candidate less likely than this is not offered
 # fit) and 0.01 (hanab.live's players, 97%); a family misplays more, and a misplay read unsurely
 # should be asked about, not taken for the card that fits (models/README.md, "A card laid in PLAY").
 MISPLAY = 0.2
+# The box suggests teaching the deck once the camera has asked about this many of a game's cards, and
+# at least this share of those laid: a deck the general reader finds hard, which a taught profile
+# reads far more surely (the blue-faced edition untaught asks about a quarter of its cards, most
+# decks a tenth or less: models/README.md, "Suggesting to teach the deck").
+TEACH_ASKED = 5
+TEACH_SHARE = 0.2
+
+
+def suggests_teaching(asked: int, laid: int) -> bool:
+    """Whether a game whose camera asked about ``asked`` cards of the ``laid`` played or discarded
+    (the card still waiting counts as laid) has shown its deck to be worth teaching."""
+    return asked >= TEACH_ASKED and asked >= TEACH_SHARE * max(laid, asked)
 
 
 @dataclass(frozen=True)

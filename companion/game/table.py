@@ -20,6 +20,7 @@ from companion.words import LANGUAGES
 
 from .cards import CardError, parse_card
 from .rating import rating_line
+from .reading import suggests_teaching
 from .rules import IllegalAction, LogError, State, apply, new_game, parse_action
 from .store import Store, StoreError, StoreWriteError, Summary
 from .tablelog import TableLog, player_names
@@ -162,6 +163,12 @@ class Game:
     states: tuple[State, ...]           # states[i]: the state after i actions
     ended: bool = False
     pending: Pending | None = None
+    asked: int = 0                      # cards the camera was unsure of this game (one per ``pending`` event)
+
+    @property
+    def laid(self) -> int:
+        """Cards played or discarded so far."""
+        return sum(a["type"] in ("play", "discard") for a in self.actions)
 
     @property
     def state(self) -> State:
@@ -209,7 +216,8 @@ def apply_event(game: Game | None, event: Event) -> Game:
     if kind == "pending":
         action = _canonical(p["action"])
         _judge(game, action)
-        return replace(game, pending=Pending(action, float(p["confidence"]), tuple(p["candidates"])))
+        return replace(game, pending=Pending(action, float(p["confidence"]), tuple(p["candidates"])),
+                       asked=game.asked + 1)
     if kind == "dismiss":
         return replace(game, pending=None)
     raise CommandError(f"unknown table event {kind!r}")
@@ -337,7 +345,8 @@ class Table:
             game, game_id, last = self._game, self.game_id, self.last_event
         if game is None:
             return {"game_id": None, "players": [], "variant": None, "actions": 0,
-                    "last_event": None, "pending": None, "over": False, "outcome": "no_game"}
+                    "last_event": None, "pending": None, "asked": 0, "suggest_teaching": False, "over": False,
+                    "outcome": "no_game"}
         st = game.state
         out = st.as_dict()
         out["rating"] = rating_line(st.score, st.max_score, "en", st.variant.all_or_nothing)
@@ -347,7 +356,8 @@ class Table:
                    suits=game.variant.suits,
                    last_event=None if last is None else {"kind": last.kind, "text": last.text,
                                                          "params": last.params},
-                   pending=None if game.pending is None else game.pending.as_dict())
+                   pending=None if game.pending is None else game.pending.as_dict(), asked=game.asked,
+                   suggest_teaching=suggests_teaching(game.asked, game.laid))
         return out
 
     def add_listener(self, fn: Listener) -> None:

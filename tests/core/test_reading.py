@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from companion.app.recognition import CameraService
 from companion.game.camera import CardPlaced
 from companion.game.cards import parse_card
-from companion.game.reading import MISPLAY, can_be_laid, fits, used_up, weigh
+from companion.game.reading import MISPLAY, can_be_laid, fits, suggests_teaching, used_up, weigh
 from companion.game.table import Table
 
 from .gamehelp import run, start
@@ -150,3 +150,20 @@ def test_in_play_a_fitting_card_only_gains_and_the_rest_keep_their_order(laid, p
     for better, worse in itertools.pairwise(played.candidates):
         if fits(state, better) == fits(state, worse):  # alike for the fireworks: as the reader ranked them
             assert chances[better] >= chances[worse]
+
+
+
+def test_teaching_is_suggested_once_a_fifth_of_the_cards_and_five_were_asked_about():
+    assert not suggests_teaching(4, 4)          # too few to say anything of the deck
+    assert suggests_teaching(5, 5) and suggests_teaching(5, 4)  # the card waiting counts as laid
+    assert suggests_teaching(5, 25) and not suggests_teaching(5, 26)
+    assert suggests_teaching(12, 60) and not suggests_teaching(12, 61)
+
+
+@given(st.integers(0, 60), st.integers(0, 60))
+def test_more_cards_asked_about_never_take_the_suggestion_back(asked, laid):
+    """A card asked about (laid too) keeps a suggestion; a card read surely may end it."""
+    if suggests_teaching(asked, laid):
+        assert suggests_teaching(asked + 1, laid + 1) and suggests_teaching(asked + 1, laid)
+    else:
+        assert not suggests_teaching(asked, laid + 1)

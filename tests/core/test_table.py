@@ -119,6 +119,25 @@ def test_unsure_card_waits_for_confirmation(table):
         table.confirm()
 
 
+def test_the_cards_asked_about_are_counted_for_the_game(table):
+    """Each unsure card the camera proposed counts, confirmed, corrected or dismissed; a restart keeps
+    the count and a new game starts it again (the page suggests teaching the deck by it)."""
+    assert table.snapshot()["asked"] == 0
+    table.propose({"type": "play", "card": "r1"}, 0.6, ["r1", "y1"])
+    table.confirm()
+    table.propose({"type": "play", "card": "b1"}, 0.5, ["b1", "w1"])
+    table.undo()  # dismissed: it was still asked about
+    table.act({"type": "play", "card": "g1"})
+    assert table.snapshot()["asked"] == 2 and not table.snapshot()["suggest_teaching"]
+    assert Table(Store(table.store.path)).snapshot()["asked"] == 2
+    for card in ["y1", "g1", "w1"]:
+        table.propose({"type": "play", "card": card}, 0.5, [card])
+        table.confirm()
+    assert table.snapshot()["asked"] == 5 and table.snapshot()["suggest_teaching"]
+    table.new_game(["Ann", "Ben"], "base")
+    assert table.snapshot()["asked"] == 0 and not table.snapshot()["suggest_teaching"]
+
+
 def test_history_and_export(table):
     table.act({"type": "play", "card": "r1"})
     table.new_game(["Dan", "Eve"], "rainbow", first_player=1)

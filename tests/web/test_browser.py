@@ -218,6 +218,49 @@ def test_watching_without_pin_and_refused_write_shows_why(browser: Browser, live
     assert all("401" in p for p in problems), problems  # only the refused request is logged
 
 
+def test_a_deck_the_camera_is_often_unsure_of_is_suggested_for_teaching(browser: Browser, live: LiveServer,
+                                                                        table: Table) -> None:
+    """Once the camera has asked about 5 cards of a game, a fifth of those laid or more, the page
+    offers the Teach page; put aside, it stays away for that game and comes back in the next."""
+    table.new_game(["Ann", "Ben"])
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(live.url)
+    for k, card in enumerate(["r1", "y1", "g1", "b1"]):
+        table.propose({"type": "play", "card": card}, 0.6, [card, "w1"])
+        table.confirm()
+        table.act({"type": "hint"})
+        expect(page.locator("#hints")).to_have_text(f"{7 - k}/8")
+    expect(page.locator("#teach-nudge")).to_be_hidden()  # 4 asked: not yet
+    table.propose({"type": "discard", "card": "w2"}, 0.6, ["w2", "b2"])
+    table.confirm()
+    expect(page.locator("#teach-nudge")).to_be_visible()
+    expect(page.locator("#teach-nudge-text")).to_contain_text("5 of the 5 cards")
+    expect(page.locator("#teach-nudge a[href='/teach']")).to_be_visible()
+    shot(page, "teach-nudge-phone")
+    for card in ["r2", "y2", "g2", "b2", "r3", "y3", "g3", "b3", "r4", "y4", "g4", "b4"]:  # read surely
+        table.act({"type": "play", "card": card})
+    for card in ["w1", "w1", "w1", "w2", "w3", "w3", "w4", "w4", "w5"]:
+        table.act({"type": "hint"})
+        table.act({"type": "discard", "card": card})
+    expect(page.locator("#teach-nudge")).to_be_hidden()  # 5 of 26: under a fifth
+    table.propose({"type": "discard", "card": "r1"}, 0.6, ["r1"])
+    table.confirm()
+    expect(page.locator("#hints")).to_have_text("6/8")
+    expect(page.locator("#teach-nudge-text")).to_contain_text("6 of the 27 cards")
+    page.click("#teach-nudge-close")
+    expect(page.locator("#teach-nudge")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#hints")).to_have_text("6/8")
+    expect(page.locator("#teach-nudge")).to_be_hidden()
+    table.new_game(["Ann", "Ben"])
+    for card in ["r1", "y1", "g1", "b1", "w1"]:
+        table.propose({"type": "play", "card": card}, 0.6, [card])
+        table.confirm()
+    expect(page.locator("#teach-nudge")).to_be_visible()
+    assert not problems, problems
+
+
 def test_page_resumes_after_the_box_restarts(browser: Browser, store: Store) -> None:
     first = LiveServer(create_app(Table(store), store, pin=PIN))
     port = first.port

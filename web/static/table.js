@@ -8,6 +8,7 @@ let announced = null;
 let alerting = null;  // {key, changes}: the last-copy / pace alert shown until dismissed or the next action
 let dismissed = null;  // the key of the alert the user closed
 const ALERT_KINDS = ["last_copy_lost", "pace_zero"];
+const NUDGE_CLOSED = "teach-nudge-closed";  // localStorage: the game whose suggestion was put aside
 
 function fmt(text, params = {}) {
   return text.replace(/%\((\w+)\)s/g, (_, k) => (k in params ? String(params[k]) : ""));
@@ -93,6 +94,7 @@ function render(s) {
   renderFireworks(s);
   renderDiscards(s);
   renderPending(s);
+  renderNudge(s);
   renderReward(s);
   renderOver(s);
   renderPicker(s);
@@ -161,6 +163,13 @@ function renderPending(s) {
     b.addEventListener("click", () => send({ type: "confirm", card: c }));
     return b;
   }));
+}
+
+function renderNudge(s) {
+  const laid = s.log.filter((a) => a.type === "play" || a.type === "discard").length;
+  const show = s.suggest_teaching && localStorage.getItem(NUDGE_CLOSED) !== String(s.game_id);
+  $("teach-nudge").hidden = !show;
+  if (show) $("teach-nudge-text").textContent = fmt(T.teach_nudge, { asked: s.asked, laid: Math.max(laid, s.asked) });
 }
 
 function renderReward(s) {
@@ -318,6 +327,10 @@ for (const b of document.querySelectorAll("[data-button]")) {
 $("pending-ok").addEventListener("click", () => send({ type: "confirm" }));
 $("pending-no").addEventListener("click", () => send({ type: "undo" }));
 $("alert-close").addEventListener("click", dismissAlert);
+$("teach-nudge-close").addEventListener("click", () => {
+  localStorage.setItem(NUDGE_CLOSED, String(state.game_id));
+  render(state);
+});
 $("pace-toggle").addEventListener("click", () => {
   const open = $("pace-help").hidden;
   $("pace-help").hidden = !open;
