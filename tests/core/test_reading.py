@@ -152,7 +152,6 @@ def test_in_play_a_fitting_card_only_gains_and_the_rest_keep_their_order(laid, p
             assert chances[better] >= chances[worse]
 
 
-
 def test_teaching_is_suggested_once_a_fifth_of_the_cards_and_five_were_asked_about():
     assert not suggests_teaching(4, 4)          # too few to say anything of the deck
     assert suggests_teaching(5, 5) and suggests_teaching(5, 4)  # the card waiting counts as laid

@@ -130,7 +130,7 @@ def test_the_cards_asked_about_are_counted_for_the_game(table):
     table.act({"type": "play", "card": "g1"})
     assert table.snapshot()["asked"] == 2 and not table.snapshot()["suggest_teaching"]
     assert Table(Store(table.store.path)).snapshot()["asked"] == 2
-    for card in ["y1", "g1", "w1"]:
+    for card in ["y1", "w1", "b1"]:
         table.propose({"type": "play", "card": card}, 0.5, [card])
         table.confirm()
     assert table.snapshot()["asked"] == 5 and table.snapshot()["suggest_teaching"]
