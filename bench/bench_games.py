@@ -101,9 +101,9 @@ class Laid:
 
     @property
     def picture(self) -> np.ndarray | None:
-        """The card's first look's crop."""
+        """The card's first look's crop, as the watcher hands it on to be learned from (none when blurred)."""
         view = self.frames[0].get(self.zone)
-        return None if view is None else view.crop
+        return None if view is None or view.soft_edged else view.crop
 
 
 def laid(family: str, seed: int, preset: str, recognizer: Recognizer, game: int = 0) -> Iterator[Laid]:

@@ -34,6 +34,8 @@ class ZoneView:
     area: float                    # card-coloured area of the patches whose middle lies in the zone (the
                                    # pile, not a hand reaching in nor a neighbour's card), in card areas
     occluded: bool                 # something other than cards is over the zone (a hand)
+    soft_edged: bool = False       # the card's edge steps less than a sharp card's (``SOFT_CARD_EDGE``):
+                                   # a blurred picture, read but not learned from
 
 
 def _zone_transform(zone: str) -> tuple[np.ndarray, tuple[int, int]]:
@@ -302,12 +304,15 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
         top = _fit_card(biggest, full(), mask, partial=True)
     else:
         top = _top_card(biggest, mask.shape) if area <= 2.6 * CARD_AREA else None
-        if top is not None and not strict and not _sharp_edged(top, pixels.half, gains):
-            top, glare = None, True  # a glare spot cut straight by the picture's edge
+        if top is not None and not strict:
+            step = _edge_step(top, pixels.half, gains)
+            view.soft_edged = step < SHARP_EDGE
+            if step < (SOFT_CARD_EDGE if _whole_card(top, size) else SHARP_EDGE):
+                top, glare, view.soft_edged = None, True, False  # a glare spot cut straight by the picture's edge
         if top is None:  # a lower card sticks out far, or the pile merged with a shade on the mat
             top = _fit_card(biggest, full(), mask)
         if top is None and area <= 2.2 * CARD_AREA and not strict:
-            if _sharp_edged(biggest, pixels.half, gains):
+            if _edge_step(biggest, pixels.half, gains) >= SHARP_EDGE:
                 top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
             else:
                 glare = True
@@ -379,8 +384,20 @@ def _background_light(lab: np.ndarray, empty: EmptyZone) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _sharp_edged(contour: np.ndarray, half: np.ndarray, gains: np.ndarray | None) -> bool:
-    """The light or the colour changes sharply across the outline (median over it, in levels per
+SHARP_EDGE = 5.0      # levels per half-size pixel across an outline: a card's edge, not a glare spot's rim
+# the same for an outline of one whole card's shape and size inside the picture: a glare spot is round
+# and lies anywhere, so a softer step will do (a cream face blurred into the mat under a warm lamp
+# steps 4 to 5 levels, a glare spot's rim 2 to 3)
+SOFT_CARD_EDGE = 3.5
+
+
+def _whole_card(contour: np.ndarray, size: tuple[int, int]) -> bool:
+    """One card's outline, whole: card-sized and clear of the picture's edges."""
+    return _card_sized(cv2.minAreaRect(contour)) and not _touches_edge(contour, size)
+
+
+def _edge_step(contour: np.ndarray, half: np.ndarray, gains: np.ndarray | None) -> float:
+    """How sharply the light or the colour changes across the outline (median over it, in levels per
     half-size pixel of ``half`` with its colours balanced by ``gains``): a card's edge is a step
     even when blurred (13 or more for 99% of piles on rendered frames), a glare spot's rim a gentle
     slope (2 to 3). The colour counts for a card whose edge is as light as the mat but not as grey
@@ -393,7 +410,7 @@ def _sharp_edged(contour: np.ndarray, half: np.ndarray, gains: np.ndarray | None
               for c, weight in zip(cv2.split(lab), (1 / 8, COLOUR_WEIGHT / 8, COLOUR_WEIGHT / 8), strict=True)]
     slope: np.ndarray = cv2.max(cv2.max(slopes[0], slopes[1]), slopes[2])
     slope = cv2.dilate(slope, np.ones((5, 5), np.uint8))  # the step may lie two pixels off the outline
-    return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0])))) >= 5
+    return float(np.median(_sample(slope, _evenly_along(contour.reshape(-1, 2) / 2.0 - [x0, y0]))))
 
 
 def _evenly_along(poly: np.ndarray, step: float = 1.0) -> np.ndarray:

@@ -271,7 +271,8 @@ class Watcher:
             z.top, z.area, z.centre = card, view.area, centre
         if not new:
             return []  # the same card, straightened or re-lit
-        return [CardPlaced(name, card.card, card.confidence, card.candidates, card.probabilities, view.crop)]
+        picture = None if view.soft_edged else view.crop  # a blurred picture would teach the deck its blur
+        return [CardPlaced(name, card.card, card.confidence, card.candidates, card.probabilities, picture)]
 
 
 def make_watcher(profile: str | Profile | None = None,

@@ -22,9 +22,10 @@ OTHER = ("blueprint-grid", 82_001)
 SURE = 0.9                         # the box's default to judge at once
 
 
-def game_crops(plain, deck, seed, cards=35):
+def game_crops(plain, deck, seed, cards=35, to_learn=False):
     """The cards of a base game laid one by one on small piles in PLAY and DISCARD (a random camera
-    and light for each), cut out as the watcher does, knowing the pile before; with their kinds."""
+    and light for each), cut out as the watcher does, knowing the pile before; with their kinds.
+    ``to_learn``: only the pictures the watcher hands on to learn from (none of a blurred card)."""
     rng = np.random.default_rng(seed)
     deck = designs.design(*deck)
     kinds = [str(c) for c, n in parse_variant("base").card_counts.items() for _ in range(n)]
@@ -39,7 +40,7 @@ def game_crops(plain, deck, seed, cards=35):
         earlier = synth.render_frame(scene.before_tops(), camera, replace(light, noise_seed=k + 1), k)
         before = {z: v.image for z, v in plain.look(earlier)[1].items()}
         view = plain.look(synth.render_frame(scene, camera, light, k), before=before)[1].get(zone)
-        if view is not None and view.crop is not None:
+        if view is not None and view.crop is not None and not (to_learn and view.soft_edged):
             out.append((card, view.crop))
     return out
 
@@ -51,7 +52,7 @@ def plain():
 
 @pytest.fixture(scope="module")
 def first_game(plain):
-    return game_crops(plain, DECK, 1)
+    return game_crops(plain, DECK, 1, to_learn=True)
 
 
 @pytest.fixture(scope="module")

@@ -126,6 +126,18 @@ def test_a_glare_spot_seen_only_on_a_finer_look_is_not_a_card(name, zone):
     assert finder.find_in_view(img, zone).crop is None
 
 
+@pytest.mark.parametrize("name, zone", [("soft-edged-discard-y3.png", "discard"), ("soft-edged-play-b2.png", "play")])
+def test_a_whole_card_whose_edges_are_soft_is_found(name, zone):
+    """Recorded zones (rendered cards of sepia-print tuning decks as whole games laid them, blurred,
+    colour-balanced): the cream face blurred into the mat steps only 4 to 5 levels at its edge, less
+    than an outline must step where it could be a glare spot's rim (5). Both were left unfound. An
+    outline of one whole card, card-sized and clear of the picture's edges, may step less (3.5)."""
+    view = finder.find_in_view(cv2.imread(os.path.join(FRAMES, name)), zone)
+    assert view.crop is not None and view.rect_px is not None
+    short, long_ = sorted(cv2.minAreaRect(view.rect_px.astype(np.float32))[1])
+    assert abs(short / finder.CARD_PX[0] - 1) < 0.12 and abs(long_ / finder.CARD_PX[1] - 1) < 0.12
+
+
 def test_a_pile_merged_with_glare_that_reaches_the_zone_edge_is_found(recognizer):
     """A recorded frame (rendered, held-out design, saved as JPEG): glare joins a pile of three
     white cards to the zone's edge, so no stretch of the outline is the top card's and the zone

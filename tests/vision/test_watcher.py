@@ -94,6 +94,21 @@ def test_latency_from_still_to_event_is_at_most_300ms(watcher_factory):
     assert times and times[0] - 0.2 <= 0.3 + 1e-9
 
 
+@pytest.mark.parametrize("blur, learned_from", [(0.6, True), (1.4, False)])
+def test_a_blurred_card_is_announced_but_not_handed_on_to_learn_the_deck_from(watcher_factory, blur, learned_from):
+    """A cream paper deck (sepia-print, a tuning family) under a warm lamp: blurred, the card's edge
+    steps less than a sharp card's, as a glare spot's rim does, yet its outline is one whole card's, so
+    it is found (``finder.SOFT_CARD_EDGE``). Its picture shows the blur more than the print, so the
+    box does not learn the deck from it; a sharp picture of the same card it does."""
+    table = Table(seed=2)
+    table.design = designs.design("sepia-print", 82_001)
+    table.light = synth.Light(gains=(0.8, 0.95, 1.15), falloff=0.3, blur=blur, noise=3, jpeg=80)
+    table.lay("y3", "discard")
+    events, _ = run(watcher_factory(), table, 4, 0.0)
+    assert [type(e) for e in events] == [CardPlaced] and events[0].zone == "discard"
+    assert (events[0].picture is not None) == learned_from
+
+
 def test_a_card_under_a_still_reflection_is_announced_once(watcher_factory):
     """A recorded frame (rendered, held-out design): glare joins the play pile to the zone's edge,
     so the zone reads as covered, as by a hand. It stays perfectly still, so after ``resting``
