@@ -392,8 +392,9 @@ SOFT_CARD_EDGE = 3.5
 
 
 def _whole_card(contour: np.ndarray, size: tuple[int, int]) -> bool:
-    """One card's outline, whole: card-sized and clear of the picture's edges."""
-    return _card_sized(cv2.minAreaRect(contour)) and not _touches_edge(contour, size)
+    """One card's outline, whole: clear of the picture's edges and within a fifth of a card's size (a
+    pile of two nearly square on each other, or a blurred cream face that lost a strip to the mat)."""
+    return _card_sized(cv2.minAreaRect(contour), within=0.2) and not _touches_edge(contour, size)
 
 
 def _edge_step(contour: np.ndarray, half: np.ndarray, gains: np.ndarray | None) -> float:
@@ -431,10 +432,10 @@ def _card_shaped(contour: np.ndarray) -> bool:
     return fill > 0.8 and 1.2 < ratio < 2.0 and w * h < 1.5 * CARD_AREA
 
 
-def _card_sized(rect: tuple) -> bool:
-    """Within an eighth of a card's width and length (a glare spot may be as round as a pile)."""
+def _card_sized(rect: tuple, within: float = 0.12) -> bool:
+    """Within an eighth (or ``within``) of a card's width and length (a glare spot may be as round as a pile)."""
     short, long_ = sorted(rect[1])
-    return abs(short / CARD_PX[0] - 1) < 0.12 and abs(long_ / CARD_PX[1] - 1) < 0.12
+    return abs(short / CARD_PX[0] - 1) < within and abs(long_ / CARD_PX[1] - 1) < within
 
 
 SLIVERS = [cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)) for k in (1, 13, 23, 31)]  # 0-21 mm at half size
