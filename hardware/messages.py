@@ -39,6 +39,7 @@ LINES: dict[str, Message] = {
     "pending.or": NP_("oled", "or %(cards)s"), "pending.keys": NP_("oled", "OK = yes   UNDO = no"),
     # game over
     "over.won": NP_("oled", "You won!"), "over.lost": NP_("oled", "Lost"), "over.finished": NP_("oled", "Game over"),
+    "over.teach": NP_("oled", "Unsure of %(asked)s of %(laid)s cards: teach your deck on the page"),
     # refusals
     "refused": NP_("oled", "Not allowed"),
     "refuse.no_hints": NP_("oled", "No hint tokens left"),

@@ -21,10 +21,10 @@ _BOOT = BootStatus(address="192.168.1.23:8000", pin="4821", camera="ok")
 _PAIRING = BootStatus("192.168.1.23:8000", "482193", "ok", token="oJ6Xb2vQ_k3Tn-8sWzR1aQ")
 
 
-def _over(score: int, outcome: str, all_or_nothing: bool = False) -> GameOver:
+def _over(score: int, outcome: str, all_or_nothing: bool = False, asked: int = 0) -> GameOver:
     return GameOver(View(players=("Ann", "Ben"), current=0, hints=3, hint_tokens=8, fuses_used=1,
                          fuse_tokens=3, deck=0, score=score, max_score=25, turn=60, pace=0, over=True,
-                         outcome=outcome, all_or_nothing=all_or_nothing))
+                         outcome=outcome, all_or_nothing=all_or_nothing, asked=asked, laid=38))
 
 
 SAMPLES: dict[str, Screen] = {
@@ -64,6 +64,7 @@ SAMPLES: dict[str, Screen] = {
     "game_over_finished": _over(18, "finished"),
     "game_over_lost": _over(0, "lost"),
     "game_over_all_or_nothing": _over(23, "lost", all_or_nothing=True),
+    "game_over_teach": _over(19, "finished", asked=11),
     "status": Status(_BOOT),
     "status_no_camera": Status(BootStatus(address=None, pin="0937", camera="missing")),
     "status_fault_model": Status(BootStatus("192.168.1.23:8000", "4821", "fault", "model")),

@@ -75,7 +75,8 @@ class Refusal:
 
 @dataclass(frozen=True)
 class GameOver:
-    """The final score and the rulebook's line for it."""
+    """The final score and the rulebook's line for it; after a game the camera was often unsure
+    in, a suggestion to teach it the deck instead of the line."""
 
     view: View
 
@@ -240,7 +241,9 @@ def _game_over(c: Canvas, s: GameOver, lang: str) -> None:
     v = s.view
     c.text((WIDTH // 2, 0), text(lang, f"over.{v.outcome}"), TITLE, bold=True, align="center")
     c.text((WIDTH // 2, 13), f"{v.score}/{v.max_score}", (24,), bold=True, align="center")
-    c.wrap(39, rating_line(v.score, v.max_score, lang, v.all_or_nothing), (10, 9), line_gap=0)
+    line = (text(lang, "over.teach", asked=v.asked, laid=v.laid) if v.suggest_teaching
+            else rating_line(v.score, v.max_score, lang, v.all_or_nothing))
+    c.wrap(39, line, (10, 9), line_gap=0)
 
 
 def _status(c: Canvas, s: Status, lang: str) -> None:

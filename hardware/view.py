@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.game.reading import suggests_teaching
 from companion.game.table import Table
 
 
@@ -40,6 +41,13 @@ class View:
     all_or_nothing: bool = False
     reward_due: bool = False
     pending: PendingCard | None = None
+    asked: int = 0              # cards of this game the camera was unsure of
+    laid: int = 0               # cards played or discarded in this game
+
+    @property
+    def suggest_teaching(self) -> bool:
+        """The camera was unsure of so many cards that teaching it the deck would pay off."""
+        return suggests_teaching(self.asked, self.laid)
 
     @property
     def player(self) -> str:
@@ -50,7 +58,7 @@ class View:
         """The view of the table now, or None before the first game."""
         if not table.started:
             return None
-        st = table.state
+        st, game = table.state, table.game
         pending = None
         if table.pending is not None:
             card = str(table.pending.action.get("card", ""))
@@ -62,5 +70,6 @@ class View:
                    max_score=st.max_score, turn=st.turns + (0 if st.over else 1),
                    final_turns_left=st.final_turns_left, over=st.over, outcome=st.outcome,
                    all_or_nothing=st.variant.all_or_nothing,
-                   reward_due=st.pending_rewards > 0, pending=pending, pace=st.pace)
+                   reward_due=st.pending_rewards > 0, pending=pending, pace=st.pace,
+                   asked=0 if game is None else game.asked, laid=0 if game is None else game.laid)
 

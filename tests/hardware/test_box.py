@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -140,6 +141,23 @@ def test_no_game_shows_the_status_until_a_game_starts(display, fake_time):
     table.new_game(["Ann", "Ben"])
     fake_time.advance(box.flash_seconds)
     assert isinstance(box.screen(), Dashboard)
+
+
+def test_a_game_the_camera_was_often_unsure_in_ends_suggesting_to_teach_the_deck(box, table, fake_time):
+    """The page suggests teaching the deck once the camera asked about 5 cards and a fifth of those
+    laid (companion/game/reading.py); a family watching only the box sees it when the game ends, in
+    place of the rulebook's line for the score."""
+    for card in ("r1", "y1", "g1", "b1", "w1"):
+        table.propose({"type": "play", "card": card}, 0.5, [card])
+        table.confirm()
+    for card in ("b5", "w5", "g5"):     # three misplays burn the last fuse
+        table.act({"type": "play", "card": card})
+    fake_time.advance(60)
+    screen = box.screen()
+    assert isinstance(screen, GameOver) and (screen.view.asked, screen.view.laid) == (5, 8)
+    assert screen.view.suggest_teaching
+    quiet = GameOver(replace(screen.view, asked=4))  # one card fewer asked about: the rulebook's line
+    assert not quiet.view.suggest_teaching and render(screen, "en") != render(quiet, "en")
 
 
 def test_game_over_stays_on_screen(box, table, fake_time):
