@@ -312,10 +312,11 @@ def _look_for_card(pixels: ZonePixels, full: Callable[[], np.ndarray], zone: str
         if top is None:  # a lower card sticks out far, or the pile merged with a shade on the mat
             top = _fit_card(biggest, full(), mask)
         if top is None and area <= 2.2 * CARD_AREA and not strict:
-            if _edge_step(biggest, pixels.half, gains) >= SHARP_EDGE:
+            step = _edge_step(biggest, pixels.half, gains)
+            if step >= SHARP_EDGE:
                 top = biggest  # a tall, untidy pile: its outline is close enough for the classifier
-            else:
-                glare = True
+            else:  # a glare spot's rim; an edge a blurred card's could be leaves the finer looks to tell
+                glare = step < SOFT_CARD_EDGE
         if top is None:  # dim or washed-out light: the card's edges are faint
             top = _fit_card(biggest, full(), mask, faint=True)
         if top is None and not strict:  # no stretch of the outline is the top card's

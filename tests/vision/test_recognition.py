@@ -152,6 +152,21 @@ def test_a_soft_edged_card_a_little_off_a_cards_size_is_found(recognizer, name):
     assert abs(short / finder.CARD_PX[0] - 1) < 0.2 and abs(long_ / finder.CARD_PX[1] - 1) < 0.2
 
 
+def test_a_card_whose_soft_edge_is_no_glare_spots_rim_gets_a_finer_look():
+    """A recorded zone (sepia-print, a whole game's r3 on a pile, blurred; the half-size picture the
+    outlines are found in and the full-size one the card is cut from, as the camera saw them, with
+    the frame's white balance): at the usual cut only part of the cream face stands out, its outline
+    no card's, and its edge steps 3.8 levels, under a card's 5 but over a glare spot's rim (2 to 3).
+    It was taken for glare, which forbids the finer looks, and left unfound; now a finer look outlines
+    it, card-sized."""
+    half, full = (cv2.imread(os.path.join(FRAMES, f"soft-edged-faint-discard-r3-{n}.png")) for n in ("half", "full"))
+    pixels = finder.ZonePixels(half, (full.shape[1], full.shape[0]), lambda x0, y0, x1, y1: full[y0:y1, x0:x1])
+    view = finder.find_in_view(pixels, "discard", np.array([1.0240625, 1.0615449, 1.1140273]))
+    assert view.crop is not None and view.rect_px is not None
+    short, long_ = sorted(cv2.minAreaRect(view.rect_px.astype(np.float32))[1])
+    assert abs(short / finder.CARD_PX[0] - 1) < 0.12 and abs(long_ / finder.CARD_PX[1] - 1) < 0.12
+
+
 def test_a_pile_merged_with_glare_that_reaches_the_zone_edge_is_found(recognizer):
     """A recorded frame (rendered, held-out design, saved as JPEG): glare joins a pile of three
     white cards to the zone's edge, so no stretch of the outline is the top card's and the zone
