@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.game.reading import suggests_teaching
+from companion.game.reading import cards_shown, suggests_teaching
 from companion.game.table import Table
 
 
@@ -42,7 +42,7 @@ class View:
     reward_due: bool = False
     pending: PendingCard | None = None
     asked: int = 0              # cards of this game the camera was unsure of
-    laid: int = 0               # cards played or discarded in this game
+    laid: int = 0               # cards of this game played or discarded (``reading.cards_shown``)
 
     @property
     def suggest_teaching(self) -> bool:
@@ -71,5 +71,6 @@ class View:
                    final_turns_left=st.final_turns_left, over=st.over, outcome=st.outcome,
                    all_or_nothing=st.variant.all_or_nothing,
                    reward_due=st.pending_rewards > 0, pending=pending, pace=st.pace,
-                   asked=0 if game is None else game.asked, laid=0 if game is None else game.laid)
+                   asked=0 if game is None else game.asked,
+                   laid=0 if game is None else cards_shown(game.asked, game.laid))
 

@@ -31,10 +31,16 @@ TEACH_ASKED = 5
 TEACH_SHARE = 0.2
 
 
+def cards_shown(asked: int, laid: int) -> int:
+    """The cards a game showed the camera: the ``laid`` played or discarded, and any of the ``asked``
+    beyond them (a card still waiting, or dismissed and laid again)."""
+    return max(laid, asked)
+
+
 def suggests_teaching(asked: int, laid: int) -> bool:
     """Whether a game whose camera asked about ``asked`` cards of the ``laid`` played or discarded
-    (the card still waiting counts as laid) has shown its deck to be worth teaching."""
-    return asked >= TEACH_ASKED and asked >= TEACH_SHARE * max(laid, asked)
+    (``cards_shown``) has shown its deck to be worth teaching."""
+    return asked >= TEACH_ASKED and asked >= TEACH_SHARE * cards_shown(asked, laid)
 
 
 @dataclass(frozen=True)

@@ -158,6 +158,13 @@ def test_a_game_the_camera_was_often_unsure_in_ends_suggesting_to_teach_the_deck
     assert screen.view.suggest_teaching
     quiet = GameOver(replace(screen.view, asked=4))  # one card fewer asked about: the rulebook's line
     assert not quiet.view.suggest_teaching and render(screen, "en") != render(quiet, "en")
+    table.new_game(["Ann", "Ben"])
+    for card in ("r1", "y1", "g1", "b1", "w1", "r2"):  # asked about and dismissed: shown, never laid
+        table.propose({"type": "play", "card": card}, 0.5, [card])
+        table.undo()
+    table.end_game()
+    fake_time.advance(60)
+    assert (box.screen().view.asked, box.screen().view.laid) == (6, 6)  # "6 of 6 cards", not "6 of 0"
 
 
 def test_game_over_stays_on_screen(box, table, fake_time):
