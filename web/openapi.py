@@ -188,10 +188,16 @@ def document() -> dict[str, Any]:
                                    "fuses_used, fuse_tokens, deck, fireworks, discards, turn, current_player, "
                                    "final_turns_left, over, outcome, reason, rating) plus players, variant, "
                                    "actions (count), log (the actions), last_event, pending, asked, "
-                                   "suggest_teaching, camera, camera_reason, storage, lang.",
+                                   "cards_shown, suggest_teaching, camera, camera_reason, storage, lang.",
                     "properties": {"asked": {"type": "integer", "minimum": 0,
                                              "description": "cards the camera was unsure of and asked about "
                                                             "in this game (pending), confirmed or not"},
+                                   "cards_shown": {"type": "integer", "minimum": 0,
+                                                   "description": "cards this game showed the camera: those "
+                                                                  "played or discarded, or those asked about "
+                                                                  "where they are more (a card still waiting, "
+                                                                  "one dismissed); what suggest_teaching "
+                                                                  "weighs asked against"},
                                    "suggest_teaching": {"type": "boolean",
                                                         "description": "the camera asked about so many of this "
                                                                        "game's cards (at least 5, and a fifth of "

@@ -20,7 +20,7 @@ from companion.words import LANGUAGES
 
 from .cards import CardError, parse_card
 from .rating import rating_line
-from .reading import suggests_teaching
+from .reading import cards_shown, suggests_teaching
 from .rules import IllegalAction, LogError, State, apply, new_game, parse_action
 from .store import Store, StoreError, StoreWriteError, Summary
 from .tablelog import TableLog, player_names
@@ -345,7 +345,8 @@ class Table:
             game, game_id, last = self._game, self.game_id, self.last_event
         if game is None:
             return {"game_id": None, "players": [], "variant": None, "actions": 0,
-                    "last_event": None, "pending": None, "asked": 0, "suggest_teaching": False, "over": False,
+                    "last_event": None, "pending": None, "asked": 0, "cards_shown": 0, "suggest_teaching": False,
+                    "over": False,
                     "outcome": "no_game"}
         st = game.state
         out = st.as_dict()
@@ -357,6 +358,7 @@ class Table:
                    last_event=None if last is None else {"kind": last.kind, "text": last.text,
                                                          "params": last.params},
                    pending=None if game.pending is None else game.pending.as_dict(), asked=game.asked,
+                   cards_shown=cards_shown(game.asked, game.laid),
                    suggest_teaching=suggests_teaching(game.asked, game.laid))
         return out
 

@@ -138,6 +138,23 @@ def test_the_cards_asked_about_are_counted_for_the_game(table):
     assert table.snapshot()["asked"] == 0 and not table.snapshot()["suggest_teaching"]
 
 
+def test_the_cards_a_game_showed_the_camera_count_a_card_still_waiting(table):
+    """The page's "unsure of 6 of the 27 cards" takes its second number from the state: the cards
+    played or discarded, or the cards asked about where they are more (the first card still
+    waiting, a card dismissed), so it is never fewer than those asked about."""
+    assert table.snapshot()["cards_shown"] == 0
+    table.propose({"type": "play", "card": "b1"}, 0.5, ["b1", "w1"])
+    assert table.snapshot()["cards_shown"] == 1 and table.snapshot()["actions"] == 0
+    table.confirm()
+    table.act({"type": "play", "card": "r1"})
+    assert table.snapshot()["cards_shown"] == 2 and table.snapshot()["asked"] == 1
+    table.propose({"type": "play", "card": "g1"}, 0.5, ["g1", "y1"])
+    table.undo()  # dismissed: asked about, never laid
+    table.propose({"type": "play", "card": "y1"}, 0.5, ["y1", "g1"])
+    table.undo()
+    assert table.snapshot()["cards_shown"] == 3 and table.snapshot()["asked"] == 3
+
+
 def test_history_and_export(table):
     table.act({"type": "play", "card": "r1"})
     table.new_game(["Dan", "Eve"], "rainbow", first_player=1)

@@ -166,10 +166,9 @@ function renderPending(s) {
 }
 
 function renderNudge(s) {
-  const laid = s.log.filter((a) => a.type === "play" || a.type === "discard").length;
   const show = s.suggest_teaching && localStorage.getItem(NUDGE_CLOSED) !== String(s.game_id);
   $("teach-nudge").hidden = !show;
-  if (show) $("teach-nudge-text").textContent = fmt(T.teach_nudge, { asked: s.asked, laid: Math.max(laid, s.asked) });
+  if (show) $("teach-nudge-text").textContent = fmt(T.teach_nudge, { asked: s.asked, laid: s.cards_shown });
 }
 
 function renderReward(s) {
