@@ -15,9 +15,10 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from companion.game.reading import suggests_teaching
 from companion.game.table import Change, Table
 from companion.game.variants import Variant
 
@@ -113,7 +114,11 @@ class Speaker:
         table.add_listener(self._heard)
 
     def _heard(self, table: Table, change: Change) -> None:
-        """Called on the thread that changed the table: queue the change (and its variant), nothing more."""
+        """Called on the thread that changed the table: queue the change (and its variant), nothing
+        more. The end of a game the camera was often unsure in also suggests teaching the deck."""
+        game = table.game
+        if change.kind == "game_over" and game is not None and suggests_teaching(game.asked, game.laid):
+            change = replace(change, params={**change.params, "teach": True})
         with self._cond:
             if len(self._queue) == self._queue.maxlen:
                 self.dropped += 1

@@ -162,6 +162,7 @@ _WORDS: dict[str, Message] = {
     "resumed": N_("Game resumed"),
     "reward_revealed": NP_("speech", "firework complete, turn over one reward tile"),
     "reward": NP_("speech", "reward tile: %(tile)s"),
+    "teach": NP_("speech", "The camera was often unsure of the cards: teach it your deck on the page."),
 }
 
 
@@ -189,10 +190,13 @@ def _new_game(p: dict[str, Any], lang: str, variant: Variant) -> str:
 
 
 def _game_over(p: dict[str, Any], lang: str, variant: Variant) -> str:
+    """The outcome, the score and the rulebook's line for it; then, where the camera asked about
+    many of the game's cards (``teach``, as the OLED and the page suggest), that teaching helps."""
     score = int(p["score"])
     outcome = p["outcome"] if p["outcome"] in ("won", "lost") else "finished"
     line = rating_line(score, variant.max_score, lang, variant.all_or_nothing)
-    return f"{_say(outcome, lang)}, {_points(score, lang)}. {line}"
+    said = f"{_say(outcome, lang)}, {_points(score, lang)}. {line}"
+    return f"{said} {_say('teach', lang)}" if p.get("teach") else said
 
 
 def _undo(p: dict[str, Any], lang: str, variant: Variant) -> str:

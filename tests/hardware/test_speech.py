@@ -42,7 +42,8 @@ PARAMS: dict[str, Any] = {
     "hint": st.fixed_dictionaries({"hints": st.integers(0, 9)}),
     "final_round": st.fixed_dictionaries({"turns_left": st.integers(1, 5)}),
     "game_over": st.fixed_dictionaries({"outcome": st.sampled_from(["won", "lost", "finished"]),
-                                        "score": st.integers(-10, 30), "reason": st.just("x")}),
+                                        "score": st.integers(-10, 30), "reason": st.just("x"),
+                                        "teach": st.booleans()}),
     "undo": st.fixed_dictionaries({"action": actions}),
     "corrected": st.fixed_dictionaries({"index": st.integers(0, 80), "old": cards, "card": cards}),
     "new_game": st.fixed_dictionaries({"players": names, "variant": st.just("base")}),
@@ -81,7 +82,7 @@ def english_vocabulary() -> set[str]:
                          ("final_round", {"turns_left": 2})):
         vocab |= words(phrase(kind, params, "en", BASE) or "")
     for outcome in ("won", "lost", "finished"):
-        vocab |= words(phrase("game_over", {"outcome": outcome, "score": 1}, "en", BASE) or "")
+        vocab |= words(phrase("game_over", {"outcome": outcome, "score": 1, "teach": True}, "en", BASE) or "")
     for a in ({"type": "hint"}, {"type": "reward"}, {"type": "play", "card": "r1"}, {"type": "discard", "card": "r1"}):
         vocab |= words(phrase("undo", {"action": a}, "en", BASE) or "")
     for tile in ("hint", "fuse", "color_clue", "value_clue", "reshuffle", "rescue"):
@@ -138,6 +139,18 @@ def test_the_end_says_the_score_and_the_rating_line(lang, expected):
     assert phrase("game_over", {"outcome": "won", "score": 25, "reason": "x"}, lang, BASE) == expected
     aon = parse_variant("all-or-nothing")
     assert phrase("game_over", {"outcome": "lost", "score": 20}, lang, aon).endswith(lines(lang)["failed"])
+
+
+@pytest.mark.parametrize("lang,expected", [
+    ("en", "The camera was often unsure of the cards: teach it your deck on the page."),
+    ("pl", "Kamera często nie była pewna kart: nauczcie ją swojej talii na stronie."),
+    ("de", "Die Kamera war sich bei den Karten oft unsicher: bringt ihr euer Kartenspiel auf der Seite bei."),
+    ("cs", "Kamera si u karet často nebyla jistá: naučte ji svůj balíček na stránce."),
+])
+def test_the_end_of_a_game_the_camera_was_often_unsure_in_suggests_teaching_the_deck(lang, expected):
+    params = {"outcome": "lost", "score": 7, "reason": "x"}
+    plain = phrase("game_over", params, lang, BASE)
+    assert phrase("game_over", {**params, "teach": True}, lang, BASE) == f"{plain} {expected}"
 
 
 @pytest.mark.parametrize("n,en,pl,de,cs", [
@@ -336,6 +349,29 @@ def test_a_change_that_cannot_be_said_does_not_silence_the_rest():
     finally:
         speaker.close()
     assert engine.said == [("White one played", "en")]
+
+
+def test_a_speaker_suggests_teaching_the_deck_when_a_game_the_camera_was_often_unsure_in_ends():
+    """As the OLED and the page do (``reading.suggests_teaching``: 5 cards asked about, a fifth of
+    those laid); a game with fewer ends as before."""
+    said = {}
+    for asked in (4, 5):
+        table = Table()
+        table.new_game(["Ann", "Ben"])
+        engine = SlowEngine(seconds=0.001)
+        speaker = Speaker(table, engine, lambda: "en")
+        try:
+            for card_ in ["r1", "y1", "g1", "b1", "w1"][:asked]:
+                table.propose({"type": "play", "card": card_}, 0.6, [card_])
+                table.confirm()
+            table.end_game()
+            assert speaker.wait_idle(5)
+        finally:
+            speaker.close()
+        said[asked] = engine.said[-1][0]
+    teach = "The camera was often unsure of the cards: teach it your deck on the page."
+    assert said[5].startswith("Game over, score five. ") and said[5].endswith(f". {teach}")
+    assert said[4].startswith("Game over, score four. ") and "teach" not in said[4]
 
 
 def test_the_voice_follows_the_games_language():
