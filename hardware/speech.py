@@ -18,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from companion.game.reading import suggests_teaching
 from companion.game.table import Change, Table
 from companion.game.variants import Variant
 
@@ -117,7 +116,7 @@ class Speaker:
         """Called on the thread that changed the table: queue the change (and its variant), nothing
         more. The end of a game the camera was often unsure in also suggests teaching the deck."""
         game = table.game
-        if change.kind == "game_over" and game is not None and suggests_teaching(game.asked, game.laid):
+        if change.kind == "game_over" and game is not None and game.suggests_teaching:
             change = replace(change, params={**change.params, "teach": True})
         with self._cond:
             if len(self._queue) == self._queue.maxlen:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.game.reading import cards_shown, suggests_teaching
+from companion.game.reading import suggests_teaching
 from companion.game.table import Table
 
 
@@ -72,5 +72,5 @@ class View:
                    all_or_nothing=st.variant.all_or_nothing,
                    reward_due=st.pending_rewards > 0, pending=pending, pace=st.pace,
                    asked=0 if game is None else game.asked,
-                   laid=0 if game is None else cards_shown(game.asked, game.laid))
+                   laid=0 if game is None else game.cards_shown)
 

@@ -171,6 +171,17 @@ class Game:
         return sum(a["type"] in ("play", "discard") for a in self.actions)
 
     @property
+    def cards_shown(self) -> int:
+        """Cards this game showed the camera (``reading.cards_shown``)."""
+        return cards_shown(self.asked, self.laid)
+
+    @property
+    def suggests_teaching(self) -> bool:
+        """The camera asked about so many of this game's cards that teaching it the deck would pay
+        off (``reading.suggests_teaching``): the page, the OLED and the voice say so alike."""
+        return suggests_teaching(self.asked, self.laid)
+
+    @property
     def state(self) -> State:
         """The state now; a game ended at the table reads as finished."""
         st = self.states[-1]
@@ -358,8 +369,7 @@ class Table:
                    last_event=None if last is None else {"kind": last.kind, "text": last.text,
                                                          "params": last.params},
                    pending=None if game.pending is None else game.pending.as_dict(), asked=game.asked,
-                   cards_shown=cards_shown(game.asked, game.laid),
-                   suggest_teaching=suggests_teaching(game.asked, game.laid))
+                   cards_shown=game.cards_shown, suggest_teaching=game.suggests_teaching)
         return out
 
     def add_listener(self, fn: Listener) -> None:
