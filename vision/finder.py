@@ -4,6 +4,7 @@ and cut the top card out as a small upright image for the classifier."""
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -482,7 +483,7 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
     best, best_score = None, 0.75 if partial else 0.55
     t = np.linspace(0, 1, 24, endpoint=False)
     shifts = [(a, b) for a in range(-8, 9, 2) for b in range(-8, 9, 2)]  # the outline sits a few px off the edge
-    rough = []
+    boxes, sides = [], []
     for i in range(len(poly)):
         p, q = poly[i], poly[(i + 1) % len(poly)]
         length = float(np.linalg.norm(q - p))
@@ -494,14 +495,19 @@ def _fit_card(contour: np.ndarray, img: np.ndarray, mask: np.ndarray, partial: b
             n = -n
         for side, other in (CARD_PX, CARD_PX[::-1]):
             for anchor in (p, q - u * side):
-                box = _rect(anchor, u, n, side, other)
-                rough.append((_edge_score(box, edges, t), box, u, n))
+                boxes.append(_rect(anchor, u, n, side, other))
+                sides.append((u, n))
+    if not boxes:
+        return None
+    rough = np.array(boxes)
+    seen = (_sample(edges, _border(rough, t).reshape(-1, 2)) > 0).reshape(len(rough), -1).mean(1)
+    order = np.argsort(-seen, kind="stable")  # stable: ties in the order of the outline
     offsets = np.array(shifts, np.float32)
-    rough.sort(key=lambda r: -r[0])
     # only the likeliest are moved about: the best four, and the best two that already hold (in
     # faint light the mat's texture gives stray edges that can outscore the card)
-    holding = [r for r in rough[4:] if _holds(r[1], poly, mask, t, partial)][:2]
-    for _, box, u, n in rough[:4] + holding:
+    holding = itertools.islice((r for r in order[4:] if _holds(rough[r], poly, mask, t, partial)), 2)
+    for r in [*order[:4], *holding]:
+        box, (u, n) = rough[r], sides[r]
         moves = offsets[:, :1] * u + offsets[:, 1:] * n                      # (shifts, 2)
         border = _border(box, t)[None] + moves[:, None]                      # (shifts, points, 2)
         scores = (_sample(edges, border.reshape(-1, 2)) > 0).reshape(len(moves), -1).mean(1)
@@ -586,11 +592,6 @@ def _border(box: np.ndarray, t: np.ndarray) -> np.ndarray:
     ends = np.roll(box, -1, axis=-2)
     return np.concatenate([box[..., i:i + 1, :] + t[:, None] * (ends[..., i:i + 1, :] - box[..., i:i + 1, :])
                            for i in range(4)], axis=-2)
-
-
-def _edge_score(box: np.ndarray, edges: np.ndarray, t: np.ndarray) -> float:
-    """Share of the box's border lying on image edges."""
-    return float((_sample(edges, _border(box, t)) > 0).mean())
 
 
 def _holds(box: np.ndarray, poly: np.ndarray, mask: np.ndarray, t: np.ndarray, partial: bool) -> bool:
