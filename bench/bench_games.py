@@ -67,7 +67,7 @@ import numpy as np  # noqa: E402
 from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
 from bench_vision import teach  # noqa: E402
 
-from companion.game.reading import Reading, can_be_laid, fits, suggests_teaching, weigh  # noqa: E402
+from companion.game.reading import SURE, Reading, can_be_laid, fits, suggests_teaching, weigh  # noqa: E402
 from companion.game.rules import State, apply, new_game  # noqa: E402
 from companion.game.tablelog import TableLog, parse_log  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
@@ -78,7 +78,6 @@ from vision.recognize import CardSeen, Recognizer  # noqa: E402
 from vision.watcher import AGAIN, LOOKS  # noqa: E402
 
 GAMES = ("base", "rainbow", "black-powder")
-SURE = 0.9  # the box's default (config: camera.confidence)
 OUTCOMES = ("right", "wrong", "asked", "refused", "not found")
 COLUMNS = (*OUTCOMES, "OK suffices")  # of the cards asked about, the box's guess was the card
 HANDS = 15  # cards of a 3-player game still in the hands at its end: the box never sees them

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from companion.game.camera import CameraEvent, CardPlaced, ZoneCleared
+from companion.game.reading import SURE
 
 from .classifier import Profile
 from .finder import CARD_AREA, PPM, ZoneView
@@ -41,7 +42,7 @@ CHROMA = 2.0       # Lab a*, b* count twice: a pale ink on cream differs in hue 
 EMPTY = 0.5        # card areas: with no card found and never seen empty, a zone showing less than this is empty
                    # (empty zones under random light and glare: 296 of 300); more is something over the pile
 INSET_MM = 3.0     # the top card's edge is left out: a hand or a shadow at its side is no new card
-AGAIN = 0.9        # a card read less surely than this (the box's default to judge at once) is looked at again
+AGAIN = SURE       # a card read less surely than this (the box's default to judge at once) is looked at again
 LOOKS = 2          # frames such a card is read in, in all, before it is told: the camera's noise differs in each
 
 

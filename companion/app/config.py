@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from companion.game.reading import SURE
 from companion.game.variants import PRESETS, VariantError, parse_variant
 from companion.words import LANGUAGES
 
@@ -59,7 +60,7 @@ class CameraConfig:
     source: str = "auto"          # auto, picamera2, opencv:INDEX_OR_FILE, folder:DIR, none
     profile: str = ""             # a deck profile made by `companion teach` (optional)
     fps: float = 10.0
-    confidence: float = 0.8       # below this a recognised card waits for OK / a correction
+    confidence: float = SURE      # below this a recognised card waits for OK / a correction
     learn: bool = True            # after each game, learn the deck from the cards the camera read
     retry_seconds: float = 5.0    # how often a missing or failed camera is tried again
     # without the printed mat: each zone as [left, top, right, bottom] in camera pixels

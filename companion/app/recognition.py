@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game.camera import CameraEvent, CardPlaced, Source, Watcher
-from companion.game.reading import Reading, weigh
+from companion.game.reading import SURE, Reading, weigh
 from companion.game.table import CommandError, Table
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ class CameraService:
     ``clock`` and ``wait(seconds)`` (True when stopped) are replaceable for tests."""
 
     def __init__(self, table: Table, open_source: Callable[[], Source] | None,
-                 make_watcher: Callable[[], Watcher], fps: float = 10.0, confidence: float = 0.9,
+                 make_watcher: Callable[[], Watcher], fps: float = 10.0, confidence: float = SURE,
                  retry_seconds: float = 5.0, on_refused: Callable[[CommandError], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  wait: Callable[[float], bool] | None = None):

@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from .cards import CardError, parse_card
 from .rules import State
 
+# A card read at least this surely is judged at once, else the box asks (the setting
+# ``[camera] confidence``). The reader is calibrated for it: its figures count a card read wrongly
+# this surely as judged wrong (models/README.md).
+SURE = 0.9
 SHOWN = 3            # candidates offered when the box asks
 SHOWN_FLOOR = 0.02   # a candidate less likely than this is not offered
 # How much less likely a card laid in PLAY is to be one that would not fit its firework, per kind.

@@ -302,3 +302,25 @@ def test_a_reason_is_one_short_line():
     reason = one_line(ValueError("first\nsecond  third " + "x" * 1000))
     assert "\n" not in reason and reason.startswith("first second third") and len(reason) <= 300
     assert one_line(RuntimeError()) == "RuntimeError"
+
+
+def test_a_box_with_default_settings_asks_about_a_card_read_less_surely_than_its_reader_is_measured_at(tmp_path):
+    """The reader's figures count a card read wrongly at 0.9 or surer as judged wrong, and the
+    watcher looks again at a card read less surely (models/README.md): a box with the default
+    settings judges at once from there, and asks below it."""
+    from companion.app.config import parse_config
+    from companion.app.wiring import Companion, RunOptions
+    from companion.game.reading import SURE
+    from vision.watcher import AGAIN
+
+    settings = {"display": {"driver": "dummy"}, "camera": {"source": "none", "learn": False}}
+    box = Companion(parse_config(settings), RunOptions("127.0.0.1", 0, "1357", str(tmp_path / "data")))
+    try:
+        assert SURE == AGAIN == 0.9
+        box.camera.handle(Seen("play", "r1", 0.85, ("r1", "g1")))
+        assert box.table.pending is not None and box.table.actions == []
+        box.table.confirm("r1")
+        box.camera.handle(Seen("play", "r2", 0.9, ("r2",)))
+        assert box.table.pending is None and box.table.state.fireworks_map()["r"] == 2
+    finally:
+        box.close()
