@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from vision import classifier, designs, finder, synth, teach
-from vision.classifier import Classifier, Profile, ends, less_sure_when_far, softmax
+from vision.classifier import (
+    UNSURE,
+    UNVOUCHED_MOST,
+    Classifier,
+    Profile,
+    asked_when_unvouched,
+    ends,
+    less_sure_when_far,
+    softmax,
+)
 from vision.commands import card_crop
 from vision.labels import LABELS
 from vision.recognize import Recognizer
@@ -265,6 +274,8 @@ def test_a_card_that_does_not_fit_is_left_to_the_network_until_the_taught_deck_i
     assert classifier.matches and not classifier.mismatch
     later, _ = classifier.probabilities([stranger])
     assert not np.allclose(later, untaught, atol=1e-3)
+    read = later[0].argmax()  # nothing vouches for the deck's reading unless the network reads so too
+    assert untaught[0, read] >= UNSURE or later[0, read] <= UNVOUCHED_MOST + 1e-9
 
 
 @settings(max_examples=80, deadline=None)
@@ -284,6 +295,48 @@ def test_a_card_that_does_not_fit_keeps_the_decks_reading_but_is_the_less_sure_t
     top = probs >= best - 1e-9  # ties may go either way
     assert top[np.arange(3), at_far.argmax(1)].all()
     assert (at_far.max(1) <= at_near.max(1) + 1e-9).all()
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, (4, len(LABELS)), elements=st.floats(-12, 12)),
+       arrays(np.float64, (4, len(LABELS)), elements=st.floats(-12, 12)),
+       arrays(np.float64, 4, elements=st.floats(0, 10)))
+def test_a_taught_card_unlike_the_deck_that_the_network_alone_does_not_read_so_is_asked_about(
+        logits, network_logits, distance):
+    """Its reading stays first, the other kinds in their order, but never sure enough to be judged at
+    once; a card that fits, or that the network alone reads so too, is left as read."""
+    probs, alone = softmax(logits), softmax(network_logits)
+    out = asked_when_unvouched(probs, alone, distance)
+    rows, top = np.arange(4), probs.argmax(1)
+    unvouched = (distance > teach.FIT_MARGIN) & (alone[rows, top] < UNSURE)
+    assert np.allclose(out.sum(1), 1.0)
+    assert (out.argmax(1) == top).all()
+    assert (out[unvouched].max(1) <= UNVOUCHED_MOST + 1e-9).all()
+    assert np.allclose(out[~unvouched], probs[~unvouched])
+    for r in np.flatnonzero(unvouched):
+        others = np.delete(np.arange(len(LABELS)), top[r])
+        assert (np.diff(out[r, others][np.argsort(probs[r, others])]) >= -1e-12).all()
+
+
+def test_a_taught_box_asks_about_a_card_its_deck_reads_surely_that_neither_fits_nor_the_network_reads_so():
+    """As the box reads a taught deck on the table: the deck's model sure of r1; a card that fits,
+    or that the network alone reads as r1 too, is judged at once; one that does not fit and that the
+    network alone takes for g1 is asked about, r1 still first."""
+    reader = Classifier()
+    reader._recent.extend([0.2] * 8)  # the taught deck's cards seen lately: the profile matches
+    assert reader.matches
+    kinds = len(LABELS)  # a deck taught every kind (``among_known`` leaves its reading as it is)
+    deck = teach.DeckModel(LABELS, np.zeros(1), np.eye(1), np.zeros((kinds, 1)), 1.0, 1.0, np.zeros((kinds, 3)), 1.0)
+    r1, g1 = LABELS.index("r1"), LABELS.index("g1")
+    taught = np.full((3, kinds), 1e-6 / (kinds - 1))
+    taught[:, r1] = 1 - 1e-6
+    alone = np.full((3, kinds), 0.02 / (kinds - 2))
+    alone[:, [r1, g1]] = [[0.08, 0.9], [0.08, 0.9], [0.9, 0.08]]  # the last one the network reads as r1
+    far = 2 * teach.FIT_MARGIN
+    read = reader._with_deck(taught, np.array([0.5, far, far]), alone, deck)
+    assert (read.argmax(1) == r1).all()
+    assert read[0].max() >= 0.9 and read[2].max() >= 0.9  # it fits; the network reads r1 too
+    assert read[1].max() <= UNVOUCHED_MOST + 1e-9
 
 
 def test_fitting_stops_before_the_next_kind_once_told_and_keeps_no_model():
