@@ -394,12 +394,13 @@ class Classifier:
         its doubt where it cannot tell white from a pale suit on a face of that suit's colour."""
         say = GROWN_NETWORK_SAY if self._grown else NETWORK_SAY
         both = softmax(np.log(taught + 1e-9) + say * np.log(alone + 1e-6))
-        if self.matches:
+        matches = self.matches  # the median of the cards seen lately: taken once
+        if matches:
             both = less_sure_when_far(both, distance)
         both = among_known(both, alone, np.isin(LABELS, deck.labels))
         if self._grown:
             both = agreed(both, alone)
-        elif self.matches:
+        elif matches:
             both = asked_when_unvouched(both, alone, distance)
         return both
 
