@@ -135,3 +135,13 @@ def test_the_third_network_reads_only_what_the_first_two_together_leave_unsure(m
         assert np.allclose(read, card_probabilities(np.stack([mean] * 2), np.stack([sure] * 2)))
         reader.describe([crop])
         assert third.ends == 2   # a deck's model is fitted on every network's features
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.integers(1, 40).flatmap(
+    lambda pixels: arrays(np.uint8, (n, pixels, 3)))))
+def test_each_ends_face_colour_counted_in_a_histogram_is_the_median_a_sort_gives(lab):
+    # the face under each end's ink is its median colour; counted over the 256 levels, not sorted
+    sorted_out = np.stack([classifier._quantile(lab[..., c].astype(np.float32), 0.5) for c in range(3)], -1)
+    counted = classifier._medians(lab)
+    assert counted.dtype == np.float32 and np.array_equal(counted, sorted_out)
