@@ -22,8 +22,8 @@ with the budget.
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
     python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 119,000 (held-out figures of
-earlier readers; 113,000, 117,000 and 118,000 in whole games, bench_games.py --recorded) and 71,000,
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 120,000 (held-out figures of
+earlier readers; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and 71,000,
 90,000 and 96,000 (the tuning and training families' choices); judge a new candidate on decks it was
 never compared on (--first-deck).
 """

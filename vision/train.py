@@ -4,6 +4,7 @@
     python -m vision.train            # the shipped model (about an hour on two cores)
     python -m vision.train --seed 11 --out student.onnx --teachers models/cards.onnx models/cards-2.onnx \
         models/cards-3.onnx           # one network taught to read as the three do together
+    python -m vision.train --seed 10 --widths 16 24 24 48 48 96 --out lean.onnx   # fewer channels: faster
 
 The reader looks at each end of a card on its own (the top rows of the upright crop, and the
 bottom rows turned upright: printed decks put the value in opposite corners) and says two things
@@ -201,9 +202,16 @@ def ensemble_targets(x: np.ndarray, teachers: list[str], batch: int = 512) -> tu
     return np.concatenate(suits).astype(np.float32), np.concatenate(values).astype(np.float32)
 
 
-def build_model():
-    """A small network over one end of a card: its features, and two heads (suit, value)."""
+WIDTHS = (16, 32, 32, 64, 64, 96)  # channels of the six convolutions: the shipped networks'
+
+
+def build_model(widths: tuple[int, ...] = WIDTHS):
+    """A small network over one end of a card: its features, and two heads (suit, value).
+    ``widths``: the channels of its six convolutions, in three poolings' stages of one, two and
+    two, and one after them; the last is the features' length."""
     import torch.nn as nn
+
+    c1, c2, c3, c4, c5, c6 = widths
 
     def block(cin: int, cout: int) -> list:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
@@ -212,13 +220,13 @@ def build_model():
         def __init__(self) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                *block(CHANNELS, 16), nn.MaxPool2d(2),
-                *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
-                *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
-                *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+                *block(CHANNELS, c1), nn.MaxPool2d(2),
+                *block(c1, c2), *block(c2, c3), nn.MaxPool2d(2),
+                *block(c3, c4), *block(c4, c5), nn.MaxPool2d(2),
+                *block(c5, c6), nn.AdaptiveAvgPool2d(1), nn.Flatten())
             self.drop = nn.Dropout(0.2)
-            self.suit = nn.Linear(96, 7)
-            self.value = nn.Linear(96, 5)
+            self.suit = nn.Linear(c6, 7)
+            self.value = nn.Linear(c6, 5)
 
         def forward(self, x):
             f = self.body(x)
@@ -229,9 +237,10 @@ def build_model():
 
 
 def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
-          max_minutes: float | None = None, teachers: list[str] | None = None) -> dict:
+          max_minutes: float | None = None, teachers: list[str] | None = None,
+          widths: tuple[int, ...] = WIDTHS) -> dict:
     """``teachers``: networks whose joint reading of each end the new one learns to give, half its
-    loss (distillation), beside the card's own label."""
+    loss (distillation), beside the card's own label. ``widths``: ``build_model``'s."""
     import torch
 
     torch.manual_seed(seed)
@@ -240,7 +249,7 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
     xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True)
     print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
     soft = ensemble_targets(x, teachers) if teachers else None
-    model = build_model()
+    model = build_model(widths)
     lr = 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     batch = 256
@@ -283,7 +292,8 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             "train_designs": [TRAIN_DESIGNS.start, TRAIN_DESIGNS.stop], "families": families,
             "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS],
             "minutes": round((time.time() - t0) / 60, 1),
-            **({"teachers": [os.path.basename(t) for t in teachers]} if teachers else {})}
+            **({"teachers": [os.path.basename(t) for t in teachers]} if teachers else {}),
+            **({"widths": list(widths)} if widths != WIDTHS else {})}
 
 
 def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -368,6 +378,8 @@ def main() -> None:
                                  "is the checkout's models/ folder in an editable install)")
     p.add_argument("--teachers", nargs="+", metavar="ONNX",
                    help="networks whose joint reading the new one learns too (one network as sure as several)")
+    p.add_argument("--widths", type=int, nargs=6, default=list(WIDTHS), metavar="N",
+                   help="channels of the six convolutions (fewer: a faster network)")
     args = p.parse_args()
     for path in args.teachers or []:
         if not os.path.isfile(path):
@@ -378,7 +390,7 @@ def main() -> None:
     except ImportError:
         raise SystemExit("training needs torch: pip install -e '.[train]'") from None
     info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes,
-                 teachers=args.teachers)
+                 teachers=args.teachers, widths=tuple(args.widths))
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))
