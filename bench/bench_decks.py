@@ -12,6 +12,7 @@ with the budget.
 
     python bench/bench_decks.py                      # small and fast: 30 scenes per family
     python bench/bench_decks.py --frames 700         # 2,100 scenes over the three held-out families
+    python bench/bench_decks.py --frames 2000 --decks 20   # each family's figure less swayed by one deck
     python bench/bench_decks.py --model out/a.onnx out/b.onnx --families all   # candidate networks, every family
     python bench/bench_decks.py --families tuning    # the families a change may be tuned on
     python bench/bench_decks.py --watching           # as during a game: the box saw each pile before its top card
@@ -21,17 +22,20 @@ with the budget.
     python bench/bench_decks.py --families tuning --no-jpeg        # uncompressed, as the Pi camera gives frames
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
     python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
+    python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
 
-Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 120,000 (held-out figures of
-earlier readers; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and 71,000,
-90,000 and 96,000 (the tuning and training families' choices); judge a new candidate on decks it was
-never compared on (--first-deck).
+Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-out figures of
+earlier readers; 121,000 to 121,019 with --decks 20; 113,000, 117,000 to 119,000 in whole games,
+bench_games.py --recorded) and 71,000, 90,000 and 96,000 (the tuning and training families'
+choices); judge a new candidate on decks it was never compared on (--first-deck 122000 and up).
 """
 import argparse
 import collections
 import dataclasses
+import functools
 import itertools
 import os
+import re
 import statistics
 import sys
 import time
@@ -87,12 +91,49 @@ FAINT_BLUE = "faint-blue"  # ``--faint-blue``'s decks: coloured-face training de
 FAINT_SEEDS = 40  # faint-blue deck N: the first coloured-face deck from seed 40 N on that ``faint_blue`` alters
 
 
-def deck_of(family: str, seed: int) -> designs.DeckDesign:
-    """Deck ``seed`` of a design family, or of ``FAINT_BLUE``."""
+THIN_NAMES = re.compile(r"thin|hairline|extralight", re.IGNORECASE)  # typefaces named as drawn with thin strokes
+THIN_STROKE = 0.045  # and whose strokes are at most this share of a numeral's height (``stroke_share``)
+
+
+def stroke_share(font: str) -> float:
+    """How thick the strokes of ``font``'s numerals are, as a share of their height: the median over
+    1 to 5 of twice the median distance to the edge along each numeral's middle (its ridge)."""
+    shares = []
+    for text in "12345":
+        ink = (designs.numeral_mask(font, text, 96, "fill") > 127).astype(np.uint8)
+        if ink.any():
+            depth = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
+            ridge = depth[(depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8)) - 1e-6) & (ink > 0)]
+            shares.append(2 * float(np.median(ridge)) / 96)
+    return statistics.median(shares) if shares else float("inf")
+
+
+@functools.cache
+def thin_fonts() -> tuple[str, ...]:
+    """The training typefaces drawn with the thinnest strokes (``THIN_NAMES``, ``THIN_STROKE``)."""
+    named = [f for f in designs.font_split(False) if THIN_NAMES.search(os.path.basename(f))]
+    return tuple(f for f in named if stroke_share(f) <= THIN_STROKE)
+
+
+def thin_typed(deck: designs.DeckDesign) -> designs.DeckDesign:
+    """``deck`` with its numerals in one of the thinnest training typefaces (bold ones not thickened):
+    a stand-in, on the training side, for held-out decks whose strokes are thinner than a pixel of
+    the card's crop (models/README.md, *On twenty decks per family*)."""
+    fonts = thin_fonts()
+    if not fonts:
+        raise SystemExit("no thin typeface is installed for --thin-type: make fonts installs them")
+    return dataclasses.replace(deck, font=fonts[deck.seed % len(fonts)],
+                               style="fill" if deck.style == "bold" else deck.style)
+
+
+def deck_of(family: str, seed: int, thin: bool = False) -> designs.DeckDesign:
+    """Deck ``seed`` of a design family, or of ``FAINT_BLUE``; ``thin``: ``thin_typed``."""
     if family != FAINT_BLUE:
-        return designs.design(family, seed)
-    altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
-    return next(deck for deck in altered if deck is not None)
+        deck = designs.design(family, seed)
+    else:
+        altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
+        deck = next(deck for deck in altered if deck is not None)
+    return thin_typed(deck) if thin else deck
 
 
 def role(family: str) -> str:
@@ -201,7 +242,7 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
-                   fit_seed: int = 0, jpeg: bool = True) -> dict[str, float]:
+                   fit_seed: int = 0, jpeg: bool = True, decks: int = DECKS, thin: bool = False) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
@@ -209,7 +250,10 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     ``gallery``: the first misread piles of each reading (untaught, taught) are added to it.
     ``glare``: False reads the same scenes with the lamp's glare left out, to see what glare costs.
     ``fit_seed``: of each deck model's altered copies (others: how far the taught figures swing).
-    ``jpeg``: False reads the same scenes uncompressed, as the Pi camera gives its frames."""
+    ``jpeg``: False reads the same scenes uncompressed, as the Pi camera gives its frames.
+    ``decks``: how many decks share the scenes; each deck's own figures are kept too, as one
+    deck of a family may be read far worse than the others. ``thin``: the decks' numerals in the
+    thinnest training typefaces (``thin_typed``)."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     piles = found = right = right_taught = asked = wrong = wrong_taught = 0
@@ -217,10 +261,12 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     confusions: collections.Counter = collections.Counter()
     confusions_taught: collections.Counter = collections.Counter()
     done, total, t0 = progress
-    per_deck = -(-frames // DECKS)
+    per_deck = -(-frames // decks)
+    by_deck: list[list[int]] = []  # per deck: piles, right untaught, right taught, its seed
     for k in range(frames):
         if k % per_deck == 0:
-            deck = deck_of(family, first_deck + k // per_deck)
+            by_deck.append([0, 0, 0, first_deck + k // per_deck])
+            deck = deck_of(family, first_deck + k // per_deck, thin)
             with_profile = None
             if taught:
                 profile = (teach_guided(deck, rng, plain) if guided
@@ -245,10 +291,12 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         result = plain.analyse(frame, before)
         times.append((time.perf_counter() - t) * 1000)
         piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
+        by_deck[-1][0] += 2
         for seen in result.cards:
             top = scene.top(seen.zone).card
             found += 1
             right += seen.card == top
+            by_deck[-1][1] += seen.card == top
             asked += seen.card is None
             wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
@@ -260,6 +308,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             for s in seen_taught:
                 top = scene.top(s.zone).card
                 right_taught += s.card == top
+                by_deck[-1][2] += s.card == top
                 wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
                 keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
@@ -270,8 +319,21 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             "taught wrong": wrong_taught / piles if taught else nan,
             "ms/frame": statistics.median(times), "taught ms": statistics.median(times_taught) if taught else nan,
             "teach s": statistics.median(teaching) if taught else nan,
-            "piles": piles,
+            "piles": piles, "by deck": by_deck, "wrong piles": (wrong, wrong_taught),
             "confusions": typical(confusions), "confusions taught": typical(confusions_taught)}
+
+
+TARGETS = {1: 0.97, 2: 0.995}  # of ``by deck``'s columns: the share to read right untaught, and taught
+
+
+def spread(by_deck: list[list[int]], column: int, how: str) -> str:
+    """The lowest (and its deck's seed), median and highest of the decks' shares read right
+    (``family_figures``' ``by deck``), and how many decks fall short of the target."""
+    shares = sorted((d[column] / d[0], d[3]) for d in by_deck if d[0])
+    median = statistics.median(share for share, _ in shares)
+    short = sum(share < TARGETS[column] for share, _ in shares)
+    return (f"{how} {shares[0][0]:.1%} (deck {shares[0][1]}), {median:.1%}, {shares[-1][0]:.1%}, "
+            f"{short} of {len(shares)} below {TARGETS[column]:.1%}")
 
 
 def typical(confusions: collections.Counter) -> list[str]:
@@ -282,6 +344,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--frames", type=int, default=30, help="scenes per family (two piles each)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the scenes, cameras and lights")
+    p.add_argument("--decks", type=int, default=DECKS,
+                   help="decks per family, sharing the scenes (more decks: a family's figure less swayed by one deck)")
     p.add_argument("--families", default="held-out",
                    help="held-out (default: the test families), tuning, training, all, or names separated by commas")
     p.add_argument("--first-deck", type=int, default=FIRST_DECK, help="seed of each family's first deck")
@@ -305,6 +369,9 @@ def main() -> None:
     p.add_argument("--faint-blue", action="store_true",
                    help="instead of --families, coloured-face training decks of a blue to teal face, their blue a "
                         "faint tint of it beside plain white (as bench_face_doubt.py --faint-blue), taught too")
+    p.add_argument("--thin-type", action="store_true",
+                   help="each deck's numerals in one of the thinnest training typefaces, thinner than a pixel of "
+                        "the card's crop where small: a stand-in to tune on (training and tuning families)")
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
@@ -324,7 +391,7 @@ def main() -> None:
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
                                       misread if args.gallery else None, not args.no_glare, args.fit_seed,
-                                      not args.no_jpeg)
+                                      not args.no_jpeg, args.decks, args.thin_type)
         if args.gallery:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
@@ -332,8 +399,9 @@ def main() -> None:
     typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
     how = (("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
            + (", no glare" if args.no_glare else "") + (", uncompressed" if args.no_jpeg else "")
-           + (f", copies' seed {args.fit_seed}" if args.fit_seed else ""))
-    print(f"design families ({args.frames} scenes each, {DECKS} decks per family from deck {args.first_deck}, "
+           + (f", copies' seed {args.fit_seed}" if args.fit_seed else "")
+           + (", thinnest training typefaces" if args.thin_type else ""))
+    print(f"design families ({args.frames} scenes each, {args.decks} decks per family from deck {args.first_deck}, "
           f"seed {args.seed}, model {' + '.join(args.model or ['shipped'])}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "
           f"{typefaces[1]} for held-out ones, make fonts installs them):")
@@ -343,6 +411,14 @@ def main() -> None:
                  for c in COLUMNS]
         print(f"  {family:<20}{role(family):>9}"
               + "".join(f"{c:>12}" for c in cells))
+    print("per deck, read right (lowest, median, highest, how many short of the target), and piles read wrongly "
+          "with confidence >= 0.9:")
+    for family, r in rows.items():
+        sure_wrong = r["wrong piles"]
+        print(f"  {family:<20} {spread(r['by deck'], 1, 'untaught')}"
+              + ("" if args.no_teach else f"; {spread(r['by deck'], 2, 'taught')}")
+              + f"; wrong and sure {sure_wrong[0]}" + ("" if args.no_teach else f" / {sure_wrong[1]}")
+              + f" of {r['piles']}")
     for how, key in (("untaught", "confusions"), ("taught", "confusions taught")):
         if how == "taught" and args.no_teach:
             continue
