@@ -239,6 +239,16 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
         return None
 
 
+@dataclasses.dataclass
+class DeckTally:
+    """One deck's piles and how many of them were read right, untaught and taught."""
+
+    seed: int
+    piles: int = 0
+    right: int = 0
+    right_taught: int = 0
+
+
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
@@ -262,10 +272,10 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     confusions_taught: collections.Counter = collections.Counter()
     done, total, t0 = progress
     per_deck = -(-frames // decks)
-    by_deck: list[list[int]] = []  # per deck: piles, right untaught, right taught, its seed
+    by_deck: list[DeckTally] = []
     for k in range(frames):
         if k % per_deck == 0:
-            by_deck.append([0, 0, 0, first_deck + k // per_deck])
+            by_deck.append(DeckTally(first_deck + k // per_deck))
             deck = deck_of(family, first_deck + k // per_deck, thin)
             with_profile = None
             if taught:
@@ -291,12 +301,12 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         result = plain.analyse(frame, before)
         times.append((time.perf_counter() - t) * 1000)
         piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
-        by_deck[-1][0] += 2
+        by_deck[-1].piles += 2
         for seen in result.cards:
             top = scene.top(seen.zone).card
             found += 1
             right += seen.card == top
-            by_deck[-1][1] += seen.card == top
+            by_deck[-1].right += seen.card == top
             asked += seen.card is None
             wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
@@ -308,7 +318,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             for s in seen_taught:
                 top = scene.top(s.zone).card
                 right_taught += s.card == top
-                by_deck[-1][2] += s.card == top
+                by_deck[-1].right_taught += s.card == top
                 wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
                 keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
@@ -323,17 +333,18 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             "confusions": typical(confusions), "confusions taught": typical(confusions_taught)}
 
 
-TARGETS = {1: 0.97, 2: 0.995}  # of ``by deck``'s columns: the share to read right untaught, and taught
+TARGETS = {"untaught": 0.97, "taught": 0.995}  # the share of piles to read right
 
 
-def spread(by_deck: list[list[int]], column: int, how: str) -> str:
-    """The lowest (and its deck's seed), median and highest of the decks' shares read right
-    (``family_figures``' ``by deck``), and how many decks fall short of the target."""
-    shares = sorted((d[column] / d[0], d[3]) for d in by_deck if d[0])
+def spread(by_deck: list[DeckTally], how: str) -> str:
+    """The lowest (and its deck's seed), median and highest of the decks' shares read right ``how``
+    (untaught or taught), and how many decks fall short of the target."""
+    shares = sorted(((d.right if how == "untaught" else d.right_taught) / d.piles, d.seed)
+                    for d in by_deck if d.piles)
     median = statistics.median(share for share, _ in shares)
-    short = sum(share < TARGETS[column] for share, _ in shares)
+    short = sum(share < TARGETS[how] for share, _ in shares)
     return (f"{how} {shares[0][0]:.1%} (deck {shares[0][1]}), {median:.1%}, {shares[-1][0]:.1%}, "
-            f"{short} of {len(shares)} below {TARGETS[column]:.1%}")
+            f"{short} of {len(shares)} below {TARGETS[how]:.1%}")
 
 
 def typical(confusions: collections.Counter) -> list[str]:
@@ -415,8 +426,8 @@ def main() -> None:
           "with confidence >= 0.9:")
     for family, r in rows.items():
         sure_wrong = r["wrong piles"]
-        print(f"  {family:<20} {spread(r['by deck'], 1, 'untaught')}"
-              + ("" if args.no_teach else f"; {spread(r['by deck'], 2, 'taught')}")
+        print(f"  {family:<20} {spread(r['by deck'], 'untaught')}"
+              + ("" if args.no_teach else f"; {spread(r['by deck'], 'taught')}")
               + f"; wrong and sure {sure_wrong[0]}" + ("" if args.no_teach else f" / {sure_wrong[1]}")
               + f" of {r['piles']}")
     for how, key in (("untaught", "confusions"), ("taught", "confusions taught")):
