@@ -25,9 +25,10 @@ with the budget.
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
 
 Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-out figures of
-earlier readers; 121,000 to 121,019 with --decks 20; 113,000, 117,000 to 119,000 in whole games,
-bench_games.py --recorded) and 71,000, 90,000 and 96,000 (the tuning and training families'
-choices); judge a new candidate on decks it was never compared on (--first-deck 122000 and up).
+earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 113,000, 117,000 to
+119,000 in whole games, bench_games.py --recorded) and 71,000, 90,000 and 96,000 (the tuning and
+training families' choices); judge a new candidate on decks it was never compared on
+(--first-deck 125000 and up).
 """
 import argparse
 import collections
@@ -97,14 +98,12 @@ THIN_STROKE = 0.045  # and whose strokes are at most this share of a numeral's h
 
 def stroke_share(font: str) -> float:
     """How thick the strokes of ``font``'s numerals are, as a share of their height: the median over
-    1 to 5 of twice the median distance to the edge along each numeral's middle (its ridge)."""
+    1 to 5 of ``designs.stroke_width``."""
     shares = []
     for text in "12345":
         ink = (designs.numeral_mask(font, text, 96, "fill") > 127).astype(np.uint8)
         if ink.any():
-            depth = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
-            ridge = depth[(depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8)) - 1e-6) & (ink > 0)]
-            shares.append(2 * float(np.median(ridge)) / 96)
+            shares.append(designs.stroke_width(ink) / 96)
     return statistics.median(shares) if shares else float("inf")
 
 

@@ -93,10 +93,39 @@ def _ttf_mask(path: str, text: str, px: int) -> np.ndarray:
     return np.asarray(img, np.uint8)
 
 
+THIN_SHARE = 0.045  # the thin style's strokes, a share of the numeral's height: hairline editions' 4 to 6%
+
+
+def stroke_width(ink: np.ndarray) -> float:
+    """How thick the strokes of a glyph (0/1 mask) are, in px: twice the median distance to the
+    edge along their middle (the ridge of the distance to the edge)."""
+    depth = cv2.distanceTransform(ink, cv2.DIST_L2, 3)
+    ridge = depth[(depth >= cv2.dilate(depth, np.ones((3, 3), np.uint8)) - 1e-6) & (ink > 0)]
+    return 2 * float(np.median(ridge)) if ridge.size else 0.0
+
+
+def thinned(img: np.ndarray) -> np.ndarray:
+    """The glyph (0-255) worn down to strokes ``THIN_SHARE`` of its height, or as near as it goes
+    with no stroke broken or worn away (a 4 must not wear down to its stem): a hairline edition of
+    any typeface."""
+    ink = (img > 127).astype(np.uint8)
+    parts = cv2.connectedComponents(ink)[0]
+    h, w = ink.shape
+    for r in range(int((stroke_width(ink) - THIN_SHARE * h) / 2), 0, -1):
+        worn = cv2.erode(img, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+        left = (worn > 127).astype(np.uint8)
+        if cv2.connectedComponents(left)[0] != parts:  # a stroke broken in two, or a part worn away
+            continue
+        _, _, lw, lh = cv2.boundingRect(left)
+        if lw + 2 * r >= 0.9 * w and lh + 2 * r >= 0.9 * h:
+            return worn
+    return img
+
+
 @functools.lru_cache(maxsize=4096)
 def numeral_mask(font: str, text: str, height: int, style: str) -> np.ndarray:
     """``text`` drawn in ``font`` about ``height`` px tall, tightly cropped (0-255 coverage).
-    Styles: fill, italic (sheared), bold (thickened), outline (hollow)."""
+    Styles: fill, italic (sheared), bold (thickened), outline (hollow), thin (``thinned``)."""
     img: np.ndarray
     if font.startswith("hershey:"):
         face = int(font.split(":")[1])
@@ -108,6 +137,8 @@ def numeral_mask(font: str, text: str, height: int, style: str) -> np.ndarray:
     ys, xs = np.nonzero(img > 40)
     if len(ys):
         img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    if style == "thin":  # worn down before it is scaled, where the glyph is drawn finely
+        img = thinned(img)
     scale = height / max(1, img.shape[0])
     img = cv2.resize(img, (max(1, int(img.shape[1] * scale)), height), interpolation=cv2.INTER_AREA)
     img = cv2.copyMakeBorder(img, 3, 3, 3 + height // 4, 3 + height // 4, cv2.BORDER_CONSTANT, value=0)
@@ -142,7 +173,7 @@ class DeckDesign:
     radius_mm: float           # rounded corners (0 for square)
     font: str
     numeral_mm: float
-    style: str                 # fill, italic, bold, outline
+    style: str                 # fill, italic, bold, outline, thin (only ever given in training)
     corners: int               # 2 or 4 corner numerals, half upside down
     glyph: str                 # none, star, circle, diamond, flower: beside each corner numeral
     art: str                   # numeral, count, one, unrelated, bursts, pips, none

@@ -22,6 +22,7 @@ whole camera frame rendered and its zones looked at exactly as the box does.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -93,12 +94,16 @@ def frame_samples(rng: np.random.Generator, design: synth.Design,
             if v.crop is not None and (top := scene.top(zone)) is not None]
 
 
-def pick_design(rng: np.random.Generator, design_base: int, families: float, first_seed: int = 0) -> synth.Design:
+def pick_design(rng: np.random.Generator, design_base: int, families: float, first_seed: int = 0,
+                thin: float = 0.0) -> synth.Design:
     """A deck to draw a sample from: one of a training family's (share ``families``; deck seeds
-    from ``first_seed``), else one of the renderer's 400 designs from ``design_base``."""
+    from ``first_seed``; share ``thin`` of them with their numerals worn down to hairlines, as some
+    editions print them), else one of the renderer's 400 designs from ``design_base``."""
     if rng.random() < families:
         family = designs.TRAINING[int(rng.choice(len(designs.TRAINING), p=designs.TRAINING_SHARES))]
-        return designs.design(family, first_seed + int(rng.integers(FAMILY_SEEDS)))
+        deck = designs.design(family, first_seed + int(rng.integers(FAMILY_SEEDS)))
+        # no draw at all without thin decks: the shipped networks' recipes give the same samples
+        return dataclasses.replace(deck, style="thin") if thin and rng.random() < thin else deck
     return synth.CardDesign.from_seed(design_base + int(rng.integers(400)))
 
 
@@ -127,17 +132,17 @@ PER_DECK = 8               # samples drawn from a deck before another is picked
 
 
 def _make(args: tuple) -> tuple[list[np.ndarray], list[int]]:
-    """One worker's samples: seed, count, first design of the renderer's own, share from families[,
-    the check's: deck seeds from FAMILY_SEEDS, which training never draws, and CHECK_MODES]."""
-    seed, count, design_base, families = args[:4]
-    check = len(args) > 4 and bool(args[4])
+    """One worker's samples: seed, count, first design of the renderer's own, share from families,
+    share of those thin, whether for the check (deck seeds from FAMILY_SEEDS, which training never
+    draws, and CHECK_MODES)."""
+    seed, count, design_base, families, thin, check = args
     modes = CHECK_MODES if check else MODES
     rng = np.random.default_rng(seed)
     detector = mat.MatDetector()
     xs: list[np.ndarray] = []
     ys: list[int] = []
     while len(xs) < count:
-        design = pick_design(rng, design_base, families, FAMILY_SEEDS if check else 0)
+        design = pick_design(rng, design_base, families, FAMILY_SEEDS if check else 0, thin)
         for _ in range(PER_DECK):
             mode = rng.random()
             if mode >= modes[0] + modes[1]:
@@ -155,11 +160,12 @@ def _make(args: tuple) -> tuple[list[np.ndarray], list[int]]:
 
 
 def dataset(samples: int, seed: int, design_base: int, families: float, workers: int = 2,
-            validation: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            validation: bool = False, thin: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Crops (N x h x w x 3, uint8) and their labels. ``validation`` draws training-family decks of
-    seeds that training never draws (new decks of known families: a check, never the held-out)."""
+    seeds that training never draws (new decks of known families: a check, never the held-out);
+    ``thin``: ``pick_design``'s."""
     n = workers * 8
-    chunks = [(seed * 1000 + i, -(-samples // n), design_base, families, validation) for i in range(n)]
+    chunks = [(seed * 1000 + i, -(-samples // n), design_base, families, thin, validation) for i in range(n)]
     parts = []
     t0 = time.time()
     with Pool(workers) as pool:
@@ -238,15 +244,16 @@ def build_model(widths: tuple[int, ...] = WIDTHS):
 
 def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
           max_minutes: float | None = None, teachers: list[str] | None = None,
-          widths: tuple[int, ...] = WIDTHS) -> dict:
+          widths: tuple[int, ...] = WIDTHS, thin: float = 0.0) -> dict:
     """``teachers``: networks whose joint reading of each end the new one learns to give, half its
-    loss (distillation), beside the card's own label. ``widths``: ``build_model``'s."""
+    loss (distillation), beside the card's own label. ``widths``: ``build_model``'s. ``thin``: the
+    share of family decks drawn with hairline numerals, in training and in its check alike."""
     import torch
 
     torch.manual_seed(seed)
     t0 = time.time()
-    x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families)
-    xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True)
+    x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families, thin=thin)
+    xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True, thin=thin)
     print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
     soft = ensemble_targets(x, teachers) if teachers else None
     model = build_model(widths)
@@ -293,7 +300,8 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
             "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS],
             "minutes": round((time.time() - t0) / 60, 1),
             **({"teachers": [os.path.basename(t) for t in teachers]} if teachers else {}),
-            **({"widths": list(widths)} if widths != WIDTHS else {})}
+            **({"widths": list(widths)} if widths != WIDTHS else {}),
+            **({"thin": thin} if thin else {})}
 
 
 def _logits(model, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -380,6 +388,8 @@ def main() -> None:
                    help="networks whose joint reading the new one learns too (one network as sure as several)")
     p.add_argument("--widths", type=int, nargs=6, default=list(WIDTHS), metavar="N",
                    help="channels of the six convolutions (fewer: a faster network)")
+    p.add_argument("--thin", type=float, default=0.0,
+                   help="share of the family decks drawn with hairline numerals (designs' thin style)")
     args = p.parse_args()
     for path in args.teachers or []:
         if not os.path.isfile(path):
@@ -390,7 +400,7 @@ def main() -> None:
     except ImportError:
         raise SystemExit("training needs torch: pip install -e '.[train]'") from None
     info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes,
-                 teachers=args.teachers, widths=tuple(args.widths))
+                 teachers=args.teachers, widths=tuple(args.widths), thin=args.thin)
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))

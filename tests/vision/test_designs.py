@@ -158,3 +158,35 @@ def test_cards_of_held_out_families_are_found_on_the_mat(family):
         assert result.mat
         found += sum(scene.top(c.zone) is not None for c in result.cards)
     assert found >= 5, f"{found}/6 piles found"
+
+
+def test_stroke_width_is_the_thickness_of_a_drawn_stroke():
+    for width in (3, 6, 11):
+        ink = np.zeros((80, 60), np.uint8)
+        ink[10:70, 25:25 + width] = 1
+        assert abs(designs.stroke_width(ink) - width) <= 1.5, width
+
+
+@settings(max_examples=25, deadline=None)
+@given(font=st.sampled_from(designs.font_split(False)), text=st.sampled_from("12345"))
+def test_thin_numerals_are_worn_down_whole(font, text):
+    """Training's hairline numerals (some printed decks' strokes are 4-6% of the numeral's height,
+    thinner than a pixel of the card's crop): never thicker than the typeface's own, and no stroke
+    broken or worn away, so the numeral still reads as itself."""
+    glyph = designs.numeral_mask(font, text, 96, "fill")
+    full, thin = ((g > 127).astype(np.uint8) for g in (glyph, designs.thinned(glyph)))
+    assert designs.stroke_width(thin) <= designs.stroke_width(full)
+    assert cv2.connectedComponents(thin)[0] == cv2.connectedComponents(full)[0]
+    assert thin.sum() <= full.sum()
+    _, _, w, h = cv2.boundingRect(thin)
+    _, _, full_w, full_h = cv2.boundingRect(full)
+    assert w >= 0.5 * full_w and h >= 0.8 * full_h  # a 4 is not worn down to its stem
+
+
+def test_most_typefaces_wear_down_to_hairlines():
+    fonts = designs.font_split(False)[::7]
+
+    def share(style):
+        return np.median([designs.stroke_width((designs.numeral_mask(f, t, 96, style) > 127).astype(np.uint8)) / 96
+                          for f in fonts for t in "12345"])
+    assert share("thin") <= 1.5 * designs.THIN_SHARE < share("fill")

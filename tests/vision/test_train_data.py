@@ -23,7 +23,7 @@ def test_frame_samples_are_the_top_cards_of_a_whole_rendered_frame():
 
 
 def test_a_worker_returns_exactly_the_samples_asked_for():
-    xs, ys = train._make((11, 6, train.TRAIN_DESIGNS.start, 0.5))
+    xs, ys = train._make((11, 6, train.TRAIN_DESIGNS.start, 0.5, 0.0, False))
     assert len(xs) == len(ys) == 6 and all(0 <= y < len(LABELS) for y in ys)
 
 
@@ -47,7 +47,7 @@ def test_the_check_crops_come_from_training_family_decks_training_never_draws(mo
         drawn.append((family, seed))
         return original(family, seed)
     monkeypatch.setattr(designs, "design", spy)
-    xs, ys = train._make((2, 4, 0, 1.0, True))
+    xs, ys = train._make((2, 4, 0, 1.0, 0.0, True))
     assert len(xs) == 4
     assert all(f in designs.TRAINING and s >= train.FAMILY_SEEDS for f, s in drawn)
 
