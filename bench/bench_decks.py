@@ -265,7 +265,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     thinnest training typefaces (``thin_typed``)."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
-    piles = found = right = right_taught = asked = wrong = wrong_taught = 0
+    found = asked = wrong = wrong_taught = 0
     times, times_taught, teaching = [], [], []
     confusions: collections.Counter = collections.Counter()
     confusions_taught: collections.Counter = collections.Counter()
@@ -274,14 +274,15 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     by_deck: list[DeckTally] = []
     for k in range(frames):
         if k % per_deck == 0:
-            by_deck.append(DeckTally(first_deck + k // per_deck))
-            deck = deck_of(family, first_deck + k // per_deck, thin)
+            tally = DeckTally(first_deck + k // per_deck)
+            by_deck.append(tally)
+            deck = deck_of(family, tally.seed, thin)
             with_profile = None
             if taught:
                 profile = (teach_guided(deck, rng, plain) if guided
                            else teach(deck, rng, PHOTO_LIGHT if jpeg else dataclasses.replace(PHOTO_LIGHT, jpeg=None)))
                 if profile is None:
-                    raise SystemExit(f"the lesson of {family} deck {first_deck + k // per_deck} missed a card kind")
+                    raise SystemExit(f"the lesson of {family} deck {tally.seed} missed a card kind")
                 t = time.perf_counter()
                 profile.fit(plain.classifier, seed=fit_seed)  # the deck's model
                 teaching.append(time.perf_counter() - t)
@@ -299,13 +300,11 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         t = time.perf_counter()
         result = plain.analyse(frame, before)
         times.append((time.perf_counter() - t) * 1000)
-        piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
-        by_deck[-1].piles += 2
+        tally.piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
         for seen in result.cards:
             top = scene.top(seen.zone).card
             found += 1
-            right += seen.card == top
-            by_deck[-1].right += seen.card == top
+            tally.right += seen.card == top
             asked += seen.card is None
             wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
@@ -316,13 +315,14 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             times_taught.append((time.perf_counter() - t) * 1000)
             for s in seen_taught:
                 top = scene.top(s.zone).card
-                right_taught += s.card == top
-                by_deck[-1].right_taught += s.card == top
+                tally.right_taught += s.card == top
                 wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
                 keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
         bar(done + k + 1, total, t0, family)
     nan = float("nan")
+    piles = sum(d.piles for d in by_deck)
+    right, right_taught = sum(d.right for d in by_deck), sum(d.right_taught for d in by_deck)
     return {"found": found / piles, "untaught": right / piles, "taught": right_taught / piles if taught else nan,
             "asked": asked / piles, "wrong>=0.9": wrong / piles,
             "taught wrong": wrong_taught / piles if taught else nan,
