@@ -25,10 +25,10 @@ with the budget.
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
 
 Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-out figures of
-earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 113,000, 117,000 to
-119,000 in whole games, bench_games.py --recorded) and 71,000, 90,000 and 96,000 (the tuning and
-training families' choices); judge a new candidate on decks it was never compared on
-(--first-deck 125000 and up).
+earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
+the renderer's camera; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and
+71,000, 90,000 and 96,000 (the tuning and training families' choices); judge a new candidate on
+decks it was never compared on (--first-deck 126000 and up).
 """
 import argparse
 import collections

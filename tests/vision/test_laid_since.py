@@ -125,18 +125,23 @@ def test_the_lesson_cuts_out_each_card_laid_on_a_pile_of_worn_paper_cards(recogn
     """The Teach page's lesson: card after card laid on one pile of a deck printed on worn paper,
     under a dim, blurred, uneven light from a camera well off vertical. Each new card changes only
     its numerals and art (small patches, each far below a card's outline) and its worn edges are
-    faint; each picture is still the new card's, not the pile's outline."""
-    rng = np.random.default_rng([7, 73000])
+    faint; each picture is still the new card's, not the pile's outline. Two lessons, cameras and
+    lights pooled: one alone swings by a card or two (over ten, bar one camera that cut most cards 10 mm
+    off, a lesson's median error ran from 0.8 to 2.6 mm, and 0 to 5 of its 12 cards were off by more
+    than 5 mm)."""
     deck = designs.design("sepia-print", 73000)
-    camera = synth.Camera.random(rng, max_tilt=40)
-    light = dataclasses.replace(synth.Light.random(rng), glare=0.0)
-    session = GuidedSession(tuple(LABELS[:12]), Watcher(recognizer))
-    scene, errors, n = synth.Scene(), [], 0
-    for kind in LABELS[:12]:
-        scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
-        for _ in range(6):
-            n += 1
-            if session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), n / 10):
-                errors.append(corner_error_mm(session.watcher.seen["play"], scene.top("play"), "play"))
+    errors = []
+    for lesson in range(2):
+        rng = np.random.default_rng([lesson, 73000])
+        camera = synth.Camera.random(rng, max_tilt=40)
+        light = dataclasses.replace(synth.Light.random(rng), glare=0.0)
+        session = GuidedSession(tuple(LABELS[:12]), Watcher(recognizer))
+        scene, n = synth.Scene(), 0
+        for kind in LABELS[:12]:
+            scene.cards.append(synth.lay(kind, "play", deck, rng, pile=len(scene.cards)))
+            for _ in range(6):
+                n += 1
+                if session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), n / 10):
+                    errors.append(corner_error_mm(session.watcher.seen["play"], scene.top("play"), "play"))
     errors = np.array(errors)
-    assert len(errors) >= 6 and np.median(errors) < 2.5 and np.mean(errors > 5.0) <= 1 / 3, errors.round(1)
+    assert len(errors) >= 12 and np.median(errors) < 2.5 and np.mean(errors > 5.0) <= 1 / 3, errors.round(1)
