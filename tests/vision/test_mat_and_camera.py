@@ -32,31 +32,32 @@ def test_simulated_light_leaves_frames_uncompressed_as_the_pi_camera_gives_them(
     assert not np.array_equal(synth.Light(noise=0.0, jpeg=60).apply(img), img)
 
 
-def _lines(width: int = 240, height: int = 60, every: int = 6) -> np.ndarray:
-    """White with a one-pixel dark line every ``every`` pixels: hairline strokes."""
-    img = np.full((height, width, 3), 230, np.uint8)
-    img[:, ::every] = 30
+def _lines() -> np.ndarray:
+    """White with a one-pixel dark line every 6 pixels, well inside: hairline strokes."""
+    img = np.full((80, 240, 3), 230, np.uint8)
+    img[20:60, 24:216:6] = 30
     return img
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(scale=st.floats(0.4, 0.8), shift=st.floats(0.0, 1.0))
 def test_rendered_camera_gathers_the_light_over_each_pixel(scale, shift):
     """A camera pixel collects the light of everything it sees, so a stroke thinner than a pixel
     shows faint, never gone: drawn at 3 px per mm into a frame of 1.2 to 2.6 (the scenes' range),
-    the lines' ink adds up to the same whatever their phase, and each line shows where it lands, as
-    they would not if the renderer took one point per pixel (as ``cv2.warpPerspective`` does with
-    any interpolation asked for: at half the size a line shows at full strength or not at all)."""
+    the lines' ink adds up to what was drawn within 15% whatever their phase, and each line shows
+    where it lands. Taking one point per pixel, as ``cv2.warpPerspective`` does with any
+    interpolation asked for, gives none of it to twice it (at half the size a line shows at full
+    strength or not at all)."""
     img = _lines()
     m = np.array([[scale, 0, -shift], [0, scale, 0], [0, 0, 1]], np.float64)
-    size = (int(img.shape[1] * scale) - 2, int(img.shape[0] * scale) - 2)
-    ink = 230.0 - synth.camera_warp(img, m, size)[2:-2].astype(np.float32)  # the edge sees past the picture
-    assert abs(ink[:, 2:-2].mean() - (230 - 30) / 6) < 0.1 * (230 - 30) / 6
-    columns = ink.mean(axis=(0, 2))
-    for x in range(0, img.shape[1], 6):
-        at = scale * x - shift
-        if 2 <= at <= size[0] - 3:
-            assert columns[int(at) - 1:int(at) + 3].max() > 0.3 * (230 - 30) * scale, (x, at)
+    size = (int(img.shape[1] * scale), int(img.shape[0] * scale))
+    ink = 230.0 - synth.camera_warp(img, m, size)[3:-3, 3:-3].astype(np.float32)  # the edge sees past the picture
+    drawn = (230.0 - img.astype(np.float32)).sum() * scale * scale
+    assert abs(ink.sum() / drawn - 1) < 0.15
+    columns = ink[int(20 * scale) - 2:int(60 * scale) - 4].mean(axis=(0, 2))  # the lines' rows
+    for x in range(24, 216, 6):
+        at = scale * x - shift - 3
+        assert columns[int(at) - 1:int(at) + 3].max() > 0.3 * (230 - 30) * scale, (x, at)
 
 
 def test_rendered_camera_keeps_where_things_land():
