@@ -21,7 +21,7 @@ from companion.app.config import SCHEMA
 from companion.app.wiring import Companion
 from companion.game.variants import PRESETS
 
-QUICK, FULL = 60, 1000
+QUICK, FULL = 60, 400
 
 ints = st.integers(min_value=-(2**40), max_value=2**40)
 floats = st.floats(allow_nan=True, allow_infinity=True)
@@ -162,7 +162,7 @@ def test_random_settings_are_accepted_or_refused_in_one_line(no_serving, text):
 @settings(max_examples=FULL, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(settings_file())
-def test_a_thousand_random_settings_files(no_serving, text):
+def test_four_hundred_random_settings_files(no_serving, text):
     _examine(text)
 
 

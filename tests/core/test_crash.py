@@ -17,9 +17,9 @@ from companion.game.variants import parse_variant
 from tests.conftest import ROOT
 from tests.core.crash_child import reference_actions
 
-pytestmark = pytest.mark.slow  # starts and kills a process 200 times
+pytestmark = pytest.mark.slow  # starts and kills a process 100 times
 
-KILLS = 200
+KILLS = 100
 
 
 def test_sigkill_never_loses_an_acknowledged_event(tmp_path):

@@ -66,8 +66,8 @@ def test_every_twentieth_two_player_reference_game_comes_back_the_same_from_the_
 
 
 @pytest.mark.slow
-def test_every_two_player_reference_game_comes_back_the_same_from_the_store():
-    play_and_restore(corpus("hanabidata-2p.jsonl"))
+def test_every_fourth_two_player_reference_game_comes_back_the_same_from_the_store():
+    play_and_restore(corpus("hanabidata-2p.jsonl")[1::4])  # 510 of the 2,040 games, none of the twentieth's
 
 
 def test_restore_goes_on_with_the_game_where_it_was_left():

@@ -6,6 +6,7 @@ what it wrote reaches the card anyway. Faults of the card itself (full, failing 
 are produced in test_storage_faults.py."""
 import http.client
 import json
+import os
 import random
 import threading
 import time
@@ -18,12 +19,12 @@ from tests.conftest import DATA
 
 from .boxproc import BoxProcess
 
-pytestmark = pytest.mark.slow  # kills and restarts the box 100 times
+pytestmark = pytest.mark.slow  # kills and restarts the box, a second or two each time
 
-KILLS = 100
+KILLS = int(os.environ.get("KILLS", "40"))  # the test suite's; KILLS=100 for the longer run
 
 
-def test_no_acknowledged_action_is_lost_across_100_process_crashes(tmp_path):
+def test_no_acknowledged_action_is_lost_across_process_crashes(tmp_path):
     games = [json.loads(line)["log"]["actions"] for line in open(f"{DATA}/ah2ac2-3p.jsonl")]
     rng = random.Random(1122)
     box = BoxProcess(str(tmp_path))

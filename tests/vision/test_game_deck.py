@@ -10,9 +10,9 @@ from hypothesis.extra.numpy import arrays
 from vision import teach
 from vision.classifier import Classifier, Profile, agreed, model_hash
 from vision.labels import LABELS
-from vision.learning import GameDeck, learn
+from vision.learning import GameDeck
 
-from .test_learning import DECK, OTHER, game_crops
+from .test_learning import DECK, game_crops
 
 
 def crop(colour):
@@ -116,35 +116,18 @@ def grown_reading(crops):
 def test_a_kind_seen_before_in_the_game_is_read_more_surely():
     from vision.recognize import Recognizer
     plain = Recognizer()
-    crops = game_crops(plain, DECK, 5, cards=40)
+    crops = game_crops(plain, DECK, 5, cards=28)
     again = [k for k, (card, _) in enumerate(crops) if any(c == card for c, _ in crops[:k])]
     cards = np.array([LABELS.index(crops[k][0]) for k in again])
     rows = np.arange(len(cards))
     mine = grown_reading(crops)[again]
     theirs = plain.classifier.probabilities([crops[k][1] for k in again])[0]
     # the true card's probability rises on the cards of kinds already settled, and no card is
-    # read wrongly and surely that the networks alone did not read so (on these 16 cards: 0.68 →
-    # 0.71 with one network, 0.75 → 0.77 with two, 0.81 → 0.83 with three, which read them surer
-    # on their own)
+    # read wrongly and surely that the networks alone did not read so (on these 9 cards: 0.76 →
+    # 0.78; on the first 40 cards of the game, 16 of a kind seen before, 0.84 → 0.87)
     assert mine[rows, cards].mean() >= theirs[rows, cards].mean() + 0.01, (theirs[rows, cards], mine[rows, cards])
     sure_wrong = (mine.max(1) >= 0.9) & (mine.argmax(1) != cards)
     assert not (sure_wrong & ~((theirs.max(1) >= 0.9) & (theirs.argmax(1) != cards))).any()
-
-
-@pytest.mark.slow
-def test_a_learned_deck_reads_on_unless_the_game_is_of_another_deck():
-    from vision.recognize import Recognizer
-    plain = Recognizer()
-    old = learn(game_crops(plain, DECK, 6), None)
-    assert old is not None
-    same, other = GameDeck(old.profile), GameDeck(old.profile)
-    mine, theirs = game_crops(plain, DECK, 7, cards=8)[:5], game_crops(plain, OTHER, 7, cards=8)[:5]
-    for k in range(len(mine)):  # the learned profile knows the deck better than the game's first cards
-        assert same.update(dict(enumerate(mine[:k + 1]))) is None
-    for k in range(3):  # too few cards to tell which deck is on the table: the learned profile reads on
-        assert other.update(dict(enumerate(theirs[:k + 1]))) is None
-    apart = other.update(dict(enumerate(theirs[:4])))
-    assert apart is not None and set(apart.crops) == {card for card, _ in theirs[:4]}
 
 
 def test_growing_stops_between_two_cards_once_told(network):

@@ -121,6 +121,7 @@ def test_the_watcher_cuts_out_each_card_laid_on_a_pile():
     assert np.median(errors) < 2.0 and sum(errors) < sum(outline) / 2, (errors, outline)
 
 
+@pytest.mark.slow  # two lessons of piles laid card by card (about 30 s)
 def test_the_lesson_cuts_out_each_card_laid_on_a_pile_of_worn_paper_cards(recognizer):
     """The Teach page's lesson: card after card laid on one pile of a deck printed on worn paper,
     under a dim, blurred, uneven light from a camera well off vertical. Each new card changes only

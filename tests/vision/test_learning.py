@@ -14,7 +14,7 @@ from companion.game.variants import parse_variant
 from vision import designs, synth
 from vision.classifier import PICTURES_PER_KIND, Classifier, Profile, among_known
 from vision.labels import LABELS
-from vision.learning import MIN_CARDS, learn, of_another_deck
+from vision.learning import MIN_CARDS, GameDeck, learn, of_another_deck
 from vision.recognize import Recognizer
 
 DECK = ("sepia-print", 82_001)     # families the network was never trained on
@@ -89,6 +89,18 @@ def test_the_next_game_of_a_learned_deck_is_read_surely(plain, learned):
 def test_the_cards_of_another_deck_are_told_apart(plain, learned):
     assert of_another_deck(learned.profile, [crop for _, crop in game_crops(plain, OTHER, 3, cards=12)])
     assert not of_another_deck(learned.profile, [crop for _, crop in game_crops(plain, DECK, 4, cards=12)])
+
+
+@pytest.mark.slow
+def test_a_learned_deck_reads_on_unless_the_game_is_of_another_deck(plain, learned):
+    same, other = GameDeck(learned.profile), GameDeck(learned.profile)
+    mine, theirs = game_crops(plain, DECK, 7, cards=8)[:5], game_crops(plain, OTHER, 7, cards=8)[:5]
+    for k in range(len(mine)):  # the learned profile knows the deck better than the game's first cards
+        assert same.update(dict(enumerate(mine[:k + 1]))) is None
+    for k in range(3):  # too few cards to tell which deck is on the table: the learned profile reads on
+        assert other.update(dict(enumerate(theirs[:k + 1]))) is None
+    apart = other.update(dict(enumerate(theirs[:4])))
+    assert apart is not None and set(apart.crops) == {card for card, _ in theirs[:4]}
 
 
 def test_too_few_cards_or_a_taught_deck_learn_nothing():

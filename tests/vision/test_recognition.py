@@ -254,7 +254,7 @@ def test_recognize_command(tmp_path, companion_cmd):
     assert p.returncode == 1 and "cannot read image" in p.stderr and "Traceback" not in p.stderr
 
 
-@pytest.mark.slow  # teaches a whole deck through the command (about 45 s)
+@pytest.mark.slow  # teaches three suits of a deck through the command (about 15 s)
 @pytest.mark.renderer_digits
 def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 77)
@@ -262,7 +262,8 @@ def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     photos.mkdir()
     rng = np.random.default_rng(3)
     camera = synth.Camera(tilt=10, roll=5, fill=0.75)
-    for label in LABELS:  # one photo per card kind, lying in the play zone
+    kinds = [label for label in LABELS if label[0] in "rbw"]  # three suits: under half the time of a whole deck
+    for label in kinds:  # one photo per card kind, lying in the play zone
         scene = synth.Scene([synth.lay(label, "play", design, rng)])
         cv2.imwrite(str(photos / f"{label}.jpg"), synth.render_frame(scene, camera, synth.Light(), 0))
     (photos / "notes.png").write_bytes(b"not a card")
@@ -270,20 +271,20 @@ def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     p = subprocess.run(companion_cmd + ["teach", str(photos), "--profile", str(profile)],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
-    assert "taught 35 card kinds" in p.stdout and "notes.png" in p.stderr
+    assert "taught 15 card kinds" in p.stdout and "notes.png" in p.stderr
     with_profile = Recognizer.with_profile(str(profile))
     plain = Recognizer(detector=with_profile.detector)
     right = {"plain": 0, "profile": 0}
     total = 0
     for i in range(10):
-        scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(LABELS, 4)], others=False)
+        scene = synth.random_scene(rng, design, cards=[str(c) for c in rng.choice(kinds, 4)], others=False)
         frame = synth.render_frame(scene, synth.Camera.random(rng), synth.Light.random(rng), i)
         _, views = plain.look(frame)
         for name, rec in (("plain", plain), ("profile", with_profile)):
             for seen in rec.classify(views):
                 right[name] += seen.card == scene.top(seen.zone).card
         total += sum(v.crop is not None for v in views.values())
-    # this design is one of the hardest held-out ones: the profile must help, not hurt
+    # read only with the kinds it was taught (the three suits), the profile must not read worse
     assert total >= 18 and right["profile"] >= right["plain"] and right["profile"] >= 0.9 * total, (right, total)
     p = subprocess.run(companion_cmd + ["teach", str(tmp_path / "none"), "--profile", str(profile)],
                        capture_output=True, text=True)
