@@ -20,12 +20,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from bench_decks import DECKS, bar, before_top_cards, deck_of  # noqa: E402
 
 from vision import synth  # noqa: E402
-from vision.classifier import Classifier, _medians, _quantile, ends, to_blob  # noqa: E402
+from vision.classifier import INK_QUANTILE, Classifier, _quantile, against_face, ends, to_blob  # noqa: E402
 from vision.labels import LABELS  # noqa: E402
 from vision.recognize import Recognizer  # noqa: E402
 
@@ -59,12 +58,8 @@ def piles(family: str, frames: int, first_deck: int, decks: int, thin: bool) -> 
 
 def faintness(crops: list[np.ndarray]) -> np.ndarray:
     """Per card, the 97th percentile of the ink's distance from the face on its fainter end."""
-    patches = ends(crops)
-    n, (h, w) = len(patches), patches[0].shape[:2]
-    lab8 = cv2.cvtColor(np.concatenate(patches, axis=0), cv2.COLOR_BGR2Lab).reshape(n, h * w, 3)
-    d = lab8.astype(np.float32) - _medians(lab8)[:, None, :]
-    ink = np.sqrt(d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
-    return _quantile(ink, 0.97).reshape(-1, 2).min(1)
+    _, _, ink = against_face(ends(crops))
+    return _quantile(ink, INK_QUANTILE).reshape(-1, 2).min(1)
 
 
 def ends_alone(reader: Classifier, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -96,6 +96,9 @@ def end_rows(cards: np.ndarray) -> np.ndarray:
     return np.stack([2 * cards, 2 * cards + 1], 1).ravel()
 
 
+INK_QUANTILE = 0.97  # of the ink's distances from the face: the scale ``to_blob`` divides the ink by
+
+
 def to_blob(patches: list[np.ndarray]) -> np.ndarray:
     """Patches (BGR, all one size) → the network's input, NCHW floats. The face's colour differs
     from deck to deck (a blue gradient, a night sky, cream paper), so each patch is described
@@ -103,12 +106,8 @@ def to_blob(patches: list[np.ndarray]) -> np.ndarray:
     absolute lightness, and the colour of the ink alone (zero on the face) — the suit is the
     ink's colour, not the face's. All patches at once: one colour conversion, no per-patch loop."""
     n, (h, w) = len(patches), patches[0].shape[:2]
-    lab8 = cv2.cvtColor(np.concatenate(patches, axis=0), cv2.COLOR_BGR2Lab).reshape(n, h * w, 3)
-    lab = lab8.astype(np.float32)
-    face = _medians(lab8)
-    d = lab - face[:, None, :]
-    ink = np.sqrt(d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
-    strength = ink / np.maximum(_quantile(ink, 0.97), 15.0)[:, None]
+    lab, d, ink = against_face(patches)
+    strength = ink / np.maximum(_quantile(ink, INK_QUANTILE), 15.0)[:, None]
     only_ink = np.minimum(strength, 1.0) ** 2
     out = np.empty((n, CHANNELS, h * w), np.float32)
     out[:, 0] = d[..., 0] / 50.0
@@ -119,6 +118,17 @@ def to_blob(patches: list[np.ndarray]) -> np.ndarray:
     out[:, 5] = out[:, 1] * only_ink
     out[:, 6] = out[:, 2] * only_ink
     return out.reshape(n, CHANNELS, h, w)
+
+
+def against_face(patches: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per patch (BGR, all one size), its pixels in Lab (floats, patch × pixel × channel), their
+    difference from the face (the patch's median colour), and each pixel's ink: its distance from
+    the face, a difference in colour counting twice one in lightness."""
+    n, (h, w) = len(patches), patches[0].shape[:2]
+    lab8 = cv2.cvtColor(np.concatenate(patches, axis=0), cv2.COLOR_BGR2Lab).reshape(n, h * w, 3)
+    lab = lab8.astype(np.float32)
+    d = lab - _medians(lab8)[:, None, :]
+    return lab, d, np.sqrt(d[..., 0] ** 2 + 2.0 * (d[..., 1] ** 2 + d[..., 2] ** 2))
 
 
 def _medians(lab: np.ndarray) -> np.ndarray:
