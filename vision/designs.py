@@ -610,6 +610,50 @@ def _apart_from_white(inks: dict[str, BGR]) -> dict[str, BGR]:
     return out
 
 
+# No edition prints a suit that vanishes into its face: a suit printed nearer the face's own colour
+# than ``VANISHES`` in Lab (lightness 0-100) where its numerals lie (its standard ink on a face of its
+# hue, or a light tint on a face as light) is made to stand out by ``FACE_CONTRAST``, or as near it
+# as the ink's hue allows.
+VANISHES, FACE_CONTRAST = 25.0, 40.0
+
+
+def _lab(c: BGR) -> np.ndarray:
+    return cv2.cvtColor(np.array([[c]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+
+
+def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BGR]) -> tuple[BGR, ...]:
+    """The coloured inks, each made lighter or darker where it is within ``VANISHES`` of every colour
+    of the face its numerals lie on (both ends of a gradient, the plain colour of the others): hue
+    kept, a light one still ``TINT_FLOOR`` saturated, lighter on a dark face if that stands out from
+    the face and from white and black."""
+    under = [_lab(c) for c in (colours if face == "gradient" else colours[:1])]
+
+    plain = [_lab(palette[SUITS.index(s)]) for s in "wk"]
+
+    def contrast(ink: BGR) -> float:
+        return max(float(np.linalg.norm(_lab(ink) - f)) for f in under)
+
+    def apart(ink: BGR) -> float:  # from the face, and not turned into white or black
+        return min(contrast(ink), *(float(np.linalg.norm(_lab(ink) - p)) for p in plain))
+
+    out = list(palette)
+    for suit in "rygb":
+        i = SUITS.index(suit)
+        if contrast(palette[i]) >= VANISHES:
+            continue
+        ink = _lab(palette[i])
+        near = min(under, key=lambda f: float(np.linalg.norm(ink - f)))
+        step = np.sqrt(max(FACE_CONTRAST ** 2 - float(np.linalg.norm(ink[1:] - near[1:])) ** 2, 0.0)) + 1.0
+        ways = (min(near[0] + step, 100.0), max(near[0] - step, 0.0))  # a light tint on a dark face first
+        moved = []
+        for lightness in ways if near[0] < 60 else ways[::-1]:
+            lab = np.array([[[lightness, ink[1], ink[2]]]], np.float32)
+            bgr = _bgr(np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0] * 255 + 0.5, 0, 255))
+            moved.append(_apart_from_white({suit: bgr})[suit])
+        out[i] = next((m for m in moved if apart(m) >= FACE_CONTRAST), max(moved, key=apart))
+    return tuple(out)
+
+
 def _nearest_suit(hue: float) -> tuple[str, float]:
     """The coloured suit whose ink hue is nearest ``hue`` (OpenCV's 0-180, round the circle), and how far."""
     return min(((s, min(abs(hue - h), 180 - abs(hue - h))) for s, h in SUIT_HUES), key=lambda t: t[1])
@@ -634,7 +678,8 @@ def _coloured_face(rng: np.random.Generator) -> dict:
     if rng.random() < (0.8 if faint else 0.5):  # the light tint beside plain white: two light inks to tell apart
         faint.update(w=_jitter((250, 250, 250), rng, 3), k=_jitter((35, 30, 30), rng, 4))
     outline = None if faint.get("w") else _jitter((230, 230, 230), rng, 8)
-    return dict(face=face, colours=(c0, c1), palette=_palette(rng, True, **_apart_from_white(faint)), outline=outline,
+    palette = _apart_from_face(_palette(rng, True, **_apart_from_white(faint)), face, (c0, c1))
+    return dict(face=face, colours=(c0, c1), palette=palette, outline=outline,
                 art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 
@@ -667,7 +712,8 @@ def _random_face(rng: np.random.Generator) -> dict:
     # black powder vanishes on a dark face without its outline; white ink on a light face is grey
     outline = (_jitter((230, 230, 230), rng, 8) if dark
                else None if rng.random() < 0.4 else _jitter((50, 50, 50), rng, 8))
-    return dict(face="random", colours=(c0, c1), palette=_palette(rng, dark, **_apart_from_white(inks)),
+    palette = _apart_from_face(_palette(rng, dark, **_apart_from_white(inks)), "gradient", (c0, c1))
+    return dict(face="random", colours=(c0, c1), palette=palette,
                 outline=outline, art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 

@@ -116,6 +116,22 @@ def test_a_suit_printed_as_a_light_tint_stays_apart_from_white():
     assert palest[0] >= designs.TINT_FLOOR - 0.02, palest
 
 
+def test_no_suit_vanishes_into_a_face_of_its_own_colour():
+    # 002 "<Set Up>": each suit is told by its colour, so a suit's numerals must show on the face
+    # they are printed on; a face of a suit's hue once hid that suit's tint (15 levels apart).
+    def lab(bgr):
+        return cv2.cvtColor(np.array([[bgr]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    least = []
+    for family in ("coloured-face", "random-face"):
+        for seed in range(300):
+            deck = designs.design(family, seed)
+            under = deck.colours if deck.face in ("gradient", "random") else deck.colours[:1]
+            for suit in "rygb":
+                ink = lab(deck.ink(suit))
+                least.append((max(float(np.linalg.norm(ink - lab(c))) for c in under), family, seed, suit))
+    assert min(least)[0] >= designs.VANISHES - 1, min(least)
+
+
 def test_families_draw_without_any_font_package(monkeypatch):
     monkeypatch.setattr(designs, "system_fonts", lambda: ())
     for name in designs.FAMILIES:
