@@ -41,6 +41,10 @@ table kept right settled them: the box's reading where it judged at once, else t
 reading, also the games in which the page suggested teaching the deck (the box asked about so many
 of its cards: companion/game/reading.py's suggests_teaching) and at which card it first did.
 
+--thin-type prints each deck's numerals in one of the thinnest training typefaces (bench_decks.py's);
+--no-hard-deck reads as the box did before a deck the networks find hard made it ask about every
+card (vision/classifier.py's Classifier.hard_deck), to measure that rule.
+
     python bench/bench_games.py                          # small: 1 deck per family
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --taught
     python bench/bench_games.py --decks 6 --families held-out --first-deck 74000 --learn
@@ -64,14 +68,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
-from bench_decks import Ticks, before_top_cards, chosen_families  # noqa: E402
+from bench_decks import Ticks, before_top_cards, chosen_families, deck_of  # noqa: E402
 from bench_vision import teach  # noqa: E402
 
 from companion.game.reading import SURE, Reading, can_be_laid, fits, suggests_teaching, weigh  # noqa: E402
 from companion.game.rules import State, apply, new_game  # noqa: E402
 from companion.game.tablelog import TableLog, parse_log  # noqa: E402
 from companion.game.variants import parse_variant  # noqa: E402
-from vision import designs, synth  # noqa: E402
+from vision import classifier, designs, synth  # noqa: E402
 from vision.classifier import Classifier  # noqa: E402
 from vision.learning import GameDeck, learn  # noqa: E402
 from vision.recognize import CardSeen, Recognizer  # noqa: E402
@@ -105,12 +109,11 @@ class Laid:
         return None if view is None or view.soft_edged else view.crop
 
 
-def laid(family: str, seed: int, preset: str, recognizer: Recognizer, game: int = 0) -> Iterator[Laid]:
+def laid(deck: designs.DeckDesign, preset: str, recognizer: Recognizer, game: int = 0) -> Iterator[Laid]:
     """Every card of the game's deck in a shuffled order, on a small pile, under a random camera and
     light, its pile seen a moment before (as the watcher has it). ``game``: another game with the
     same deck (another shuffle, camera and light)."""
-    deck = designs.design(family, seed)
-    rng = np.random.default_rng([11 + game, seed])
+    rng = np.random.default_rng([11 + game, deck.seed])
     cards = [str(c) for c, n in parse_variant(preset).card_counts.items() for _ in range(n)]
     rng.shuffle(cards)
     for k, card in enumerate(cards):
@@ -145,16 +148,17 @@ def recorded_game(n: int) -> TableLog:
 Played = list[tuple[str, str, State, CardSeen | None]]  # card, zone, the game before it, what the box read
 
 
-def read_recorded(family: str, seed: int, log: TableLog, readers: list[Recognizer], tick,
+def read_recorded(deck: designs.DeckDesign, log: TableLog, readers: list[Recognizer], tick,
                   looks: int = LOOKS, growing: "Growing | None" = None) -> list[Played]:
     """The plays and discards of a recorded game, each card laid on its zone's pile (up to two of the
     zone's last cards beneath it) and read by each of ``readers`` as the watcher reads it (the first
     finds the zones), with the game as it stood; ``growing`` reads the same frames, card by card."""
-    deck = designs.design(family, seed)
-    rng = np.random.default_rng([17, seed])
+    rng = np.random.default_rng([17, deck.seed])
     state = new_game(log.variant, len(log.players))
     piles: dict[str, list[str]] = {"play": [], "discard": []}
     out: list[Played] = [[] for _ in readers]
+    for reader in readers:
+        reader.classifier.new_game()
     for action in log.actions:
         if state.over:
             break
@@ -217,7 +221,7 @@ def settle(card: str, zone: str | None, state: State, seen: CardSeen | None, zon
     return card
 
 
-def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
+def read_deck(deck: designs.DeckDesign, preset: str, recognizer: Recognizer, tick,
               taught: Recognizer | None = None, looks: int = LOOKS, game: int = 0,
               growing: "Growing | None" = None) -> tuple[Reads, Reads, Pictures]:
     """Every card of the game (``laid``) with what the box read of it (and what the box with the
@@ -225,7 +229,10 @@ def read_deck(family: str, seed: int, preset: str, recognizer: Recognizer, tick,
     watcher's ``AGAIN`` is read in ``looks`` frames of the same table, as the watcher does.
     ``growing`` reads the same frames, card by card."""
     out, out_taught, pictures = [], [], []
-    for card in laid(family, seed, preset, recognizer, game):
+    for reader in (recognizer, taught):
+        if reader is not None:
+            reader.classifier.new_game()  # as the box starts each game: what it knew of the last deck is gone
+    for card in laid(deck, preset, recognizer, game):
         out.append((card.card, looked(recognizer, card.zone, card.frames, looks, card.again)))
         if taught is not None:
             out_taught.append((card.card, looked(taught, card.zone, card.frames, looks, card.again)))
@@ -355,10 +362,15 @@ def main() -> None:
     p.add_argument("--recorded", action="store_true",
                    help="play each deck as a recorded game of tests/data, the table kept right; compare the reading "
                         "weighed with and without a card in PLAY taken as likelier when it fits")
+    p.add_argument("--thin-type", action="store_true", help="the decks' numerals in the thinnest training typefaces")
+    p.add_argument("--no-hard-deck", action="store_true",
+                   help="never take a deck for one the networks find hard (Classifier.hard_deck), as the box once did")
     p.add_argument("--looks", type=int, default=LOOKS,
                    help=f"frames a card read unsurely is read in, as the watcher does (default {LOOKS}; 1: one frame)")
     args = p.parse_args()
     cv2.setNumThreads(1)
+    if args.no_hard_deck:
+        classifier.HARD_SHARE = float("inf")
     families = chosen_families(args.families)
     recognizer = Recognizer()
     games = [GAMES[d % len(GAMES)] for d in range(args.decks)]
@@ -372,17 +384,18 @@ def main() -> None:
         tick.label = family
         count: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         for d, preset in enumerate(games):
-            profiled = taught_reader(family, args.first_deck + d, d, recognizer) if args.taught else None
+            deck = deck_of(family, args.first_deck + d, args.thin_type)
+            profiled = taught_reader(deck, d, recognizer) if args.taught else None
             growing = (Growing(preset, recognizer, count["grown"], args.looks, growth, args.grow_from == "asked")
                        if args.grow else None)
-            reads, reads_taught, pictures = read_deck(family, args.first_deck + d, preset, recognizer, tick,
-                                                      profiled, args.looks, growing=growing)
+            reads, reads_taught, pictures = read_deck(deck, preset, recognizer, tick, profiled, args.looks,
+                                                      growing=growing)
             judge(reads, preset, False, count["alone"])
             names = judge(reads, preset, True, count["weighed"])
             judge(reads_taught, preset, True, count["taught"])
             if args.learn:
-                again, read_learned, _ = read_deck(family, args.first_deck + d, preset, recognizer, tick,
-                                                   learned(names, pictures, recognizer), args.looks, game=1)
+                again, read_learned, _ = read_deck(deck, preset, recognizer, tick, learned(names, pictures, recognizer),
+                                                   args.looks, game=1)
                 judge(again, preset, True, count["2nd game"])
                 judge(read_learned, preset, True, count["learned"])
         rows[family] = count
@@ -397,10 +410,10 @@ def main() -> None:
     print_growth(growth)
 
 
-def taught_reader(family: str, seed: int, d: int, recognizer: Recognizer) -> Recognizer:
+def taught_reader(deck: designs.DeckDesign, d: int, recognizer: Recognizer) -> Recognizer:
     """The box with a profile of deck ``seed`` taught from one photo per kind on the mat (``d``: the
     deck's place in the run, which seeds the photos)."""
-    profile = teach(designs.design(family, seed), np.random.default_rng([13, d]))
+    profile = teach(deck, np.random.default_rng([13, d]))
     return Recognizer(Classifier(profile=profile), recognizer.detector)
 
 
@@ -436,9 +449,10 @@ def recorded(args: argparse.Namespace, families: tuple[str, ...], recognizer: Re
         for d, log in enumerate(logs):
             growing = (Growing("base", recognizer, count["grown, fits"], args.looks, growth, args.grow_from == "asked")
                        if args.grow else None)
-            taught = [taught_reader(family, args.first_deck + d, d, recognizer)] if args.taught else []
+            deck = deck_of(family, args.first_deck + d, args.thin_type)
+            taught = [taught_reader(deck, d, recognizer)] if args.taught else []
             readers = [recognizer, *taught]
-            played = read_recorded(family, args.first_deck + d, log, readers, tick, args.looks, growing)
+            played = read_recorded(deck, log, readers, tick, args.looks, growing)
             if growing is not None:
                 count_suggestion(growing.asked, count["grown, fits"])
             judge_recorded(played[0], False, count["weighed"], count["misplays"])

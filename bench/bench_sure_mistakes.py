@@ -32,11 +32,11 @@ SURE = 0.9
 PERCENTILES = (1, 5, 10, 25, 50)
 
 
-Pile = tuple[str, str | None, float, np.ndarray]
+Pile = tuple[int, str, str | None, float, np.ndarray]
 
 
 def piles(family: str, frames: int, first_deck: int, decks: int, thin: bool) -> list[Pile]:
-    """(top card, reading, confidence, crop) of every pile found, each deck read as one game."""
+    """(scene, top card, reading, confidence, crop) of every pile found, each deck read as one game."""
     rng = np.random.default_rng([2026, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     out = []
@@ -50,7 +50,7 @@ def piles(family: str, frames: int, first_deck: int, decks: int, thin: bool) -> 
         frame = synth.render_frame(scene, camera, light, k)
         before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
         result = plain.analyse(frame, before)
-        out += [(scene.top(s.zone).card, s.card, s.confidence, result.views[s.zone].crop) for s in result.cards
+        out += [(k, scene.top(s.zone).card, s.card, s.confidence, result.views[s.zone].crop) for s in result.cards
                 if result.views[s.zone].crop is not None]
         bar(k + 1, frames, t0, family)
     return out
@@ -87,15 +87,15 @@ def main() -> None:
     args = p.parse_args()
     seen = piles(args.family, args.frames, args.first_deck, args.decks, args.thin_type)
     crops = [crop for *_, crop in seen]
-    conf = np.array([c for _, _, c, _ in seen])
-    right = np.array([card == top for top, card, _, _ in seen])
-    wrong = (conf >= SURE) & ~right & np.array([card is not None for _, card, _, _ in seen])
+    conf = np.array([c for _, _, _, c, _ in seen])
+    right = np.array([card == top for _, top, card, _, _ in seen])
+    wrong = (conf >= SURE) & ~right & np.array([card is not None for _, _, card, _, _ in seen])
     sure_right = (conf >= SURE) & right
     faint = faintness(crops)
     same, weaker = ends_alone(Classifier(), crops)
     print(f"{args.family}{', thinnest typefaces' if args.thin_type else ''}: {len(seen)} piles, read right "
           f"{right.mean():.1%}, right with confidence >= {SURE} {sure_right.sum()}, wrong so {wrong.sum()}")
-    named = [f"{top}->{card}" for (top, card, _, _), w in zip(seen, wrong, strict=True) if w]
+    named = [f"{top}->{card}" for (_, top, card, _, _), w in zip(seen, wrong, strict=True) if w]
     print(f"  wrong and sure: {', '.join(named) or 'none'}")
     for name, x in (("fainter end's ink (97th pct. distance from the face)", faint),
                     ("less sure end alone", weaker)):

@@ -244,6 +244,7 @@ class Classifier:
     _nets: list[cv2.dnn.Net] = field(init=False, repr=False)
     _recent: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=RECENT))
     _faces: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=FACES_SEEN))
+    _lately: deque = field(init=False, repr=False, default_factory=lambda: deque(maxlen=HARD_RECENT))
     _grown: bool = field(init=False, repr=False, default=False)
 
     def __post_init__(self) -> None:
@@ -263,8 +264,10 @@ class Classifier:
 
     def new_game(self) -> None:
         """A new game may be played with another deck: the faces of the last one's cards say nothing
-        of whether this one gives each suit a face of its own colour (``_own_faces``)."""
+        of whether this one gives each suit a face of its own colour (``_own_faces``), nor how
+        hard it is to read (``hard_deck``)."""
         self._faces.clear()
+        self._lately.clear()
 
     def _run(self, crops: list[np.ndarray], described: bool = True,
              look: FirstLook | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -364,7 +367,11 @@ class Classifier:
         own = self._own_faces(faces, crops, remember)
         if deck is None:
             probs, _, blob = self._run(crops, described=False)
-            return FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops, own).applied(probs), None
+            probs = FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops, own).applied(probs)
+            hard = self.hard_deck  # judged on the cards before these
+            if remember:
+                self._lately.extend(float(p) for p in probs.max(1))
+            return (no_surer_than(probs, HARD_DECK_MOST) if hard else probs), None
         taught, alone = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
         distance, full, look = np.empty(len(crops)), np.ones(len(crops), bool), None
         cells = card_map(crops)
@@ -387,8 +394,11 @@ class Classifier:
             taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
                                                           LABELS)
         fits = distance <= teach.FIT_MARGIN
+        hard = self._grown and self.hard_deck  # a deck grown from this game is still the networks' to find hard
         if remember:
             self._recent.extend(float(d) for d in distance)
+            if self._grown:
+                self._lately.extend(float(p) for p in alone.max(1))
         if self.mismatch:
             kept = np.flatnonzero(~full)  # found only now: the cards the quick look kept are read as untaught
             if look is not None and len(kept):
@@ -398,7 +408,7 @@ class Classifier:
         both = self._with_deck(taught, distance, alone, deck)
         if not self.matches:
             return np.where(fits[:, None], both, alone), fits
-        return both, fits
+        return (no_surer_than(both, HARD_DECK_MOST) if hard else both), fits
 
     def _own_faces(self, faces: np.ndarray, crops: list[np.ndarray], remember: bool) -> bool:
         """Whether the deck on the table gives each suit a face of its own colour: two plain coloured
@@ -434,6 +444,17 @@ class Classifier:
         if self._grown:
             return False
         return len(self._recent) >= MISMATCH_SEEN and float(np.median(self._recent)) > 1.0
+
+    @property
+    def hard_deck(self) -> bool:
+        """Untaught, the networks were unsure (below ``HARD_SURE``) of at least ``HARD_SHARE`` of
+        this game's last ``HARD_RECENT`` cards (``HARD_SEEN`` at least): a deck they find hard
+        (numerals too thin for the camera, inks close to the face), on which a card read surely is
+        far likelier than elsewhere to be misread. Every reading is then at most ``HARD_DECK_MOST``
+        sure, so the box asks about each card (and suggests teaching the deck); so too with a deck
+        grown from this game's first cards (``use``), as it reads with the networks. A taught deck's
+        own model knows the deck: its readings are left alone."""
+        return read_unsurely(list(self._lately))
 
     @property
     def matches(self) -> bool:
@@ -663,18 +684,34 @@ def asked_when_unvouched(probs: np.ndarray, alone: np.ndarray, distance: np.ndar
     surer, and 2 of 3,500 read right (models/README.md, *A taught card nothing vouches for*)."""
     rows = np.arange(len(probs))
     top = probs.argmax(1)
-    unvouched = ((distance > teach.FIT_MARGIN) & (alone[rows, top] < UNSURE)
-                 & (probs[rows, top] > UNVOUCHED_MOST))
-    if not unvouched.any():
+    return no_surer_than(probs, UNVOUCHED_MOST, (distance > teach.FIT_MARGIN) & (alone[rows, top] < UNSURE))
+
+
+def read_unsurely(lately: list[float]) -> bool:
+    """Whether a game's cards read untaught so far (their confidences, oldest first) show a deck the
+    networks find hard (``Classifier.hard_deck``)."""
+    recent = np.array(lately[-HARD_RECENT:])
+    return len(recent) >= HARD_SEEN and float(np.mean(recent < HARD_SURE)) >= HARD_SHARE
+
+
+def no_surer_than(probs: np.ndarray, most: float, rows: np.ndarray | None = None) -> np.ndarray:
+    """Each reading (of ``rows``, a mask; default all) whose first kind is surer than ``most`` (at
+    least 0.5), with that kind at ``most``: it stays first, the other kinds sharing what it gives up
+    as they shared the rest before."""
+    top = probs.argmax(1)
+    capped = probs[np.arange(len(probs)), top] > most
+    if rows is not None:
+        capped &= rows
+    if not capped.any():
         return probs
-    out = probs[unvouched] + 1e-12  # the other kinds keep their order, sharing what the first gives up
-    picked = top[unvouched]
+    out = probs[capped] + 1e-12
+    picked = top[capped]
     at = np.arange(len(out))
     out[at, picked] = 0.0
-    out *= (1.0 - UNVOUCHED_MOST) / out.sum(1, keepdims=True)
-    out[at, picked] = UNVOUCHED_MOST
+    out *= (1.0 - most) / out.sum(1, keepdims=True)
+    out[at, picked] = most
     probs = probs.copy()
-    probs[unvouched] = out
+    probs[capped] = out
     return probs
 
 
@@ -723,6 +760,12 @@ GROWN_NETWORK_SAY = 1.0
 # 2 took about 10 MB more off teaching's peak, 3% slower (``bench/bench_memory.py``)
 DESCRIBE_BATCH = 2
 RECENT = 8           # cards remembered (their distance to the taught deck) to judge whether it is on the table
+# A deck the networks find hard (``Classifier.hard_deck``): models/README.md, *A deck read unsurely*
+HARD_RECENT = 20     # the game's latest cards read untaught
+HARD_SEEN = 8        # at least so many of them
+HARD_SURE = 0.9      # read less surely than this
+HARD_SHARE = 0.5     # by at least this share of them
+HARD_DECK_MOST = 0.75  # how sure a reading of such a deck may be: below the box's ``SURE``, so it asks
 MISMATCH_SEEN = 4    # cards seen, at least, before a profile is said not to fit
 PROFILE_FORMAT = 3  # 3: crops of 66 x 102 px (2: 48 x 72)
 PICTURES_PER_KIND = 4  # a kind's first picture and its latest: fitting takes as long with any number

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from vision import teach
+from vision import classifier, teach
 from vision.classifier import Classifier, Profile, agreed, model_hash
 from vision.labels import LABELS
 from vision.learning import GameDeck
@@ -113,8 +113,11 @@ def grown_reading(crops):
 
 
 @pytest.mark.slow
-def test_a_kind_seen_before_in_the_game_is_read_more_surely():
+def test_a_kind_seen_before_in_the_game_is_read_more_surely(monkeypatch):
     from vision.recognize import Recognizer
+    # the grown model's own gain: this deck's unsure cards (a third of them) would at times make the
+    # box take it for a hard deck and ask about every card (test_hard_deck.py), which hides the gain
+    monkeypatch.setattr(classifier, "HARD_SHARE", float("inf"))
     plain = Recognizer()
     crops = game_crops(plain, DECK, 5, cards=28)
     again = [k for k, (card, _) in enumerate(crops) if any(c == card for c, _ in crops[:k])]
