@@ -411,7 +411,7 @@ def main() -> None:
 
 
 def taught_reader(deck: designs.DeckDesign, d: int, recognizer: Recognizer) -> Recognizer:
-    """The box with a profile of deck ``seed`` taught from one photo per kind on the mat (``d``: the
+    """The box with a profile of ``deck`` taught from one photo per kind on the mat (``d``: the
     deck's place in the run, which seeds the photos)."""
     profile = teach(deck, np.random.default_rng([13, d]))
     return Recognizer(Classifier(profile=profile), recognizer.detector)

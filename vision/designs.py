@@ -627,7 +627,6 @@ def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BG
     kept, a light one still ``TINT_FLOOR`` saturated, lighter on a dark face if that stands out from
     the face and from white and black."""
     under = [_lab(c) for c in (colours if face == "gradient" else colours[:1])]
-
     plain = [_lab(palette[SUITS.index(s)]) for s in "wk"]
 
     def contrast(ink: BGR) -> float:
