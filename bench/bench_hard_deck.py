@@ -21,19 +21,18 @@ sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 from bench_decks import DECKS  # noqa: E402
-from bench_sure_mistakes import SURE, Pile, piles  # noqa: E402
+from bench_sure_mistakes import SURE, Pile, judged, piles  # noqa: E402
 
 from vision import classifier  # noqa: E402
 
 
-def replayed(seen: list[Pile], per_deck: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each pile's confidence as the box with the rule would give it, and whether its game was
-    taken for a hard deck when it was read. The piles of one scene are read together, so each
-    is judged on the cards before its scene."""
+def replayed(seen: list[Pile], conf: np.ndarray, per_deck: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each pile's confidence (``conf`` without the rule) as the box with the rule would give it,
+    and whether its game was taken for a hard deck when it was read. The piles of one scene are
+    read together, so each is judged on the cards before its scene."""
     by_scene: dict[int, list[int]] = collections.defaultdict(list)
     for i, (k, *_) in enumerate(seen):
         by_scene[k].append(i)
-    conf = np.array([c for _, _, _, c, _ in seen])
     out, hard = conf.copy(), np.zeros(len(seen), bool)
     lately: list[float] = []
     for k in sorted(by_scene):
@@ -60,10 +59,8 @@ def main() -> None:
         classifier.HARD_SHARE = float("inf")  # read as without the rule; replayed below
         seen = piles(family, args.frames, args.first_deck, args.decks, args.thin_type)
         classifier.HARD_SHARE = rule
-        named = np.array([card is not None for _, _, card, _, _ in seen])
-        right = np.array([card == top for _, top, card, _, _ in seen])
-        conf = np.array([c for _, _, _, c, _ in seen])
-        capped, hard = replayed(seen, per_deck)
+        conf, right, named = judged(seen)
+        capped, hard = replayed(seen, conf, per_deck)
         decks = sorted({args.first_deck + seen[i][0] // per_deck for i in np.flatnonzero(hard)})
         print(f"{family}{', thinnest typefaces' if args.thin_type else ''}: {len(seen)} piles, read right "
               f"{right.mean():.1%}; confidence >= {SURE}, wrong / right: without the rule "

@@ -56,6 +56,12 @@ def piles(family: str, frames: int, first_deck: int, decks: int, thin: bool) -> 
     return out
 
 
+def judged(seen: list[Pile]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per pile: how sure its reading was, whether it was read right, and whether a card was named."""
+    return (np.array([c for _, _, _, c, _ in seen]), np.array([card == top for _, top, card, _, _ in seen]),
+            np.array([card is not None for _, _, card, _, _ in seen]))
+
+
 def faintness(crops: list[np.ndarray]) -> np.ndarray:
     """Per card, the 97th percentile of the ink's distance from the face on its fainter end."""
     _, _, ink = against_face(ends(crops))
@@ -87,9 +93,8 @@ def main() -> None:
     args = p.parse_args()
     seen = piles(args.family, args.frames, args.first_deck, args.decks, args.thin_type)
     crops = [crop for *_, crop in seen]
-    conf = np.array([c for _, _, _, c, _ in seen])
-    right = np.array([card == top for _, top, card, _, _ in seen])
-    wrong = (conf >= SURE) & ~right & np.array([card is not None for _, _, card, _, _ in seen])
+    conf, right, named = judged(seen)
+    wrong = (conf >= SURE) & ~right & named
     sure_right = (conf >= SURE) & right
     faint = faintness(crops)
     same, weaker = ends_alone(Classifier(), crops)
