@@ -313,14 +313,14 @@ class Light:
         rng = np.random.default_rng(self.seed)
         h, w = img.shape[:2]
         f: np.ndarray = img.astype(np.float32) * np.array(self.gains, np.float32)
+        # a row and a column of coordinates, broadcast: the same values as whole grids, a tenth of the work
+        xx, yy = np.arange(w, dtype=np.float32)[None, :], np.arange(h, dtype=np.float32)[:, None]
         if self.falloff:
-            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(w, h)
             f *= (1 - self.falloff * d)[..., None]
         if self.glare:
             gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
-            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             f += (255 * self.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.06 * w) ** 2)))[..., None]
         if self.blur > 0.3:
             f = cv2.GaussianBlur(f, (0, 0), self.blur)

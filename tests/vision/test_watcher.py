@@ -137,6 +137,7 @@ def test_a_hand_resting_still_over_a_pile_neither_clears_nor_repeats_it(watcher_
     assert ev + ev2 == []
 
 
+@pytest.mark.slow  # three hands, 30 frames each; a still hand by a pile runs once in the quick test above
 def test_a_hand_held_still_beside_a_pile_adds_nothing_to_it(watcher_factory):
     """A hand held still over DISCARD reaches into the strip around PLAY that the watcher also
     looks at (cards may hang over a zone's edge). It is no part of PLAY's pile: counted in, the pile
@@ -213,6 +214,7 @@ def test_a_watcher_started_during_a_game_takes_the_piles_for_the_cards_the_recor
     assert sorted((e.zone, e.card) for e in ev) == [("discard", "b4"), ("play", "r3")]
 
 
+@pytest.mark.slow  # three hands over a pile of five; a still hand by a pile runs once in a quick test above
 def test_a_hand_held_over_a_pile_hides_it_but_does_not_take_it_away(watcher_factory):
     """A hand about as light and grey as the mat, held still over the DISCARD pile: no card is
     found under it, and the mat's card mask does not see the hand either. Taken for a pile taken
@@ -237,6 +239,7 @@ def test_a_hand_held_over_a_pile_hides_it_but_does_not_take_it_away(watcher_fact
     assert ev == [ZoneCleared("discard")]
 
 
+@pytest.mark.slow  # eight cards, 112 frames; a card laid squarely on one of its kind runs in a quick test above
 def test_cards_laid_tidily_on_a_like_card_are_each_announced_once():
     """A tidy player lays each card almost exactly on the one before, on a deck whose cards share
     one cream face and whose yellow and white inks are pale (sepia-print): only the numerals and
