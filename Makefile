@@ -44,7 +44,8 @@ lint: $(STAMP)
 check: lint
 	$(PY) -m pytest -n 2 --dist loadfile -m 'not slow' -q
 
-# the whole suite, under 15 minutes on two cores; each run lists its slowest tests to keep that in sight.
+# the whole suite (to keep under 15 minutes on two cores: README, Checks and benchmarks); each run lists its
+# slowest tests to keep that in sight.
 # Three workers on two cores: many tests wait on processes, browsers and games played in real time, and
 # a third worker keeps both cores busy then (13.4 -> 11.6 minutes for this part)
 TEST_WORKERS ?= 3
