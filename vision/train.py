@@ -2,6 +2,7 @@
 
     pip install -e '.[train]'      # torch 2.13 (CPU) and onnx; only needed here
     python -m vision.train            # the shipped model (about an hour on two cores)
+    python -m vision.train --work DIR --out FILE   # kept as it goes: run it again after a stop
     python -m vision.train --seed 11 --out student.onnx --teachers models/cards.onnx models/cards-2.onnx \
         models/cards-3.onnx           # one network taught to read as the three do together
     python -m vision.train --seed 10 --widths 16 24 24 48 48 96 --out lean.onnx   # fewer channels: faster
@@ -32,7 +33,7 @@ from multiprocessing import Pool
 import cv2
 import numpy as np
 
-from . import designs, finder, mat, synth, teach
+from . import designs, finder, mat, synth, teach, trainwork
 from .classifier import CHANNELS, PATCH_ROWS, Classifier, _read_net, ends, model_resource, softmax, to_blob
 from .labels import LABELS
 from .recognize import look_at_mat
@@ -244,18 +245,25 @@ def build_model(widths: tuple[int, ...] = WIDTHS):
 
 def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
           max_minutes: float | None = None, teachers: list[str] | None = None,
-          widths: tuple[int, ...] = WIDTHS, thin: float = 0.0) -> dict:
+          widths: tuple[int, ...] = WIDTHS, thin: float = 0.0, work: str | None = None) -> dict:
     """``teachers``: networks whose joint reading of each end the new one learns to give, half its
     loss (distillation), beside the card's own label. ``widths``: ``build_model``'s. ``thin``: the
-    share of family decks drawn with hairline numerals, in training and in its check alike."""
+    share of family decks drawn with hairline numerals, in training and in its check alike.
+    ``work``: a folder keeping the samples and each finished epoch (``trainwork``)."""
     import torch
 
+    if work:
+        trainwork.claim(work, dict(samples=samples, epochs=epochs, families=families, seed=seed,
+                                   teachers=[os.path.abspath(t) for t in teachers or []],
+                                   widths=list(widths), thin=thin))
     torch.manual_seed(seed)
     t0 = time.time()
-    x, y = dataset(samples, seed, design_base=TRAIN_DESIGNS.start, families=families, thin=thin)
-    xv, yv = dataset(max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True, thin=thin)
+    x, y = trainwork.arrays(work, "samples", lambda: dataset(
+        samples, seed, design_base=TRAIN_DESIGNS.start, families=families, thin=thin))
+    xv, yv = trainwork.arrays(work, "check", lambda: dataset(
+        max(1000, samples // 20), seed + 7, design_base=0, families=1.0, validation=True, thin=thin))
     print(f"data: {len(x)} training crops, {len(xv)} check crops in {time.time() - t0:.0f} s", flush=True)
-    soft = ensemble_targets(x, teachers) if teachers else None
+    soft = trainwork.arrays(work, "teachers", lambda: ensemble_targets(x, teachers)) if teachers else None
     model = build_model(widths)
     lr = 3e-3
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -264,7 +272,17 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
     steps = epochs * ((ends_total + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    for epoch in range(epochs):
+    done, acc, minutes_before = 0, 0.0, 0.0
+    state_path = os.path.join(work, trainwork.STATE) if work else None
+    if state_path and os.path.exists(state_path):
+        state = torch.load(state_path, weights_only=False)  # written by this function, below
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        sched.load_state_dict(state["schedule"])
+        torch.set_rng_state(state["rng"])
+        done, acc, minutes_before = state["epochs"], state["check_accuracy"], state["minutes"]
+        print(f"going on after epoch {done}/{epochs} (check accuracy {acc:.4f}), kept in {work}", flush=True)
+    for epoch in range(done, epochs):
         model.train()
         perm = torch.randperm(ends_total).numpy()
         total = 0.0
@@ -288,17 +306,24 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
         acc = evaluate(model, xv, yv)
         print(f"\repoch {epoch + 1}/{epochs}: loss {total / ends_total:.3f}, check accuracy {acc:.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
-        if max_minutes is not None and time.time() - t0 > max_minutes * 60 and epoch + 1 < epochs:
+        done = epoch + 1
+        minutes = minutes_before + (time.time() - t0) / 60
+        if state_path:
+            with trainwork.written_whole(state_path) as f:
+                torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
+                            "schedule": sched.state_dict(), "rng": torch.get_rng_state(), "epochs": done,
+                            "check_accuracy": acc, "minutes": minutes}, f)
+        if max_minutes is not None and minutes > max_minutes and done < epochs:
             print(f"out of time after {epoch + 1} epochs: exporting this model", flush=True)
             break
     model.eval()
     temperatures = calibrate(model, xv, yv)
     export(model, out, temperatures)
-    return {"samples": len(y), "epochs": epoch + 1, "check_accuracy": round(acc, 4),
+    return {"samples": len(y), "epochs": done, "check_accuracy": round(acc, 4),
             "temperatures": [round(t, 3) for t in temperatures],
             "train_designs": [TRAIN_DESIGNS.start, TRAIN_DESIGNS.stop], "families": families,
             "train_families": list(designs.TRAINING), "family_seeds": [0, FAMILY_SEEDS],
-            "minutes": round((time.time() - t0) / 60, 1),
+            "minutes": round(minutes_before + (time.time() - t0) / 60, 1),
             **({"teachers": [os.path.basename(t) for t in teachers]} if teachers else {}),
             **({"widths": list(widths)} if widths != WIDTHS else {}),
             **({"thin": thin} if thin else {})}
@@ -388,6 +413,9 @@ def main() -> None:
                    help="networks whose joint reading the new one learns too (one network as sure as several)")
     p.add_argument("--widths", type=int, nargs=6, default=list(WIDTHS), metavar="N",
                    help="channels of the six convolutions (fewer: a faster network)")
+    p.add_argument("--work", metavar="DIR",
+                   help="keep the samples and each finished epoch here: run again with the same options "
+                        "after a stop to go on from the last finished epoch")
     p.add_argument("--thin", type=float, default=0.0,
                    help="share of the family decks drawn with hairline numerals (designs' thin style)")
     args = p.parse_args()
@@ -400,7 +428,7 @@ def main() -> None:
     except ImportError:
         raise SystemExit("training needs torch: pip install -e '.[train]'") from None
     info = train(args.samples, args.epochs, args.out, args.families, seed=args.seed, max_minutes=args.max_minutes,
-                 teachers=args.teachers, widths=tuple(args.widths), thin=args.thin)
+                 teachers=args.teachers, widths=tuple(args.widths), thin=args.thin, work=args.work)
     with open(os.path.splitext(args.out)[0] + ".json", "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))
