@@ -3,7 +3,7 @@ and a deck is a pure function of its family and seed."""
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vision import designs, mat, synth
@@ -30,13 +30,22 @@ def test_each_family_draws_every_card_kind_as_a_different_face(family):
                 assert (np.abs(flat[a] - flat[b]).max(2) > 40).sum() > 150, (family, a, b)
 
 
+def lab(face: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(face[..., :3].astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
+
+
 @settings(max_examples=6, deadline=None)
 @given(family=st.sampled_from(sorted(designs.FAMILIES)), seed=st.integers(0, 10**6))
+@example(family="coloured-face", seed=34).via("red numerals on an orange face, 34 apart in Lab")
+@example(family="coloured-face", seed=274048).via("red numerals on an orange face, 34 apart in Lab")
 def test_the_value_and_the_suit_are_both_drawn(family, seed):
+    # measured as the renderer keeps an ink from its face (``VANISHES``, in Lab): a low-contrast
+    # suit such as light blue on blue is printed so by real editions, and stays readable
     deck = designs.design(family, seed)
-    base = deck.render("r3", 0)[..., :3].astype(np.int16)
+    base = lab(deck.render("r3", 0))
     for other in ("r4", "g3", "m3", "k3"):
-        assert np.abs(base - deck.render(other, 0)[..., :3]).max() > 60, (family, seed, other)
+        apart = np.linalg.norm(base - lab(deck.render(other, 0)), axis=2) > designs.VANISHES
+        assert apart.sum() > 150, (family, seed, other)  # a numeral's worth of pixels at least
 
 
 def test_held_out_families_are_never_training_families():
