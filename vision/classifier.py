@@ -5,7 +5,6 @@ by ``companion teach`` adds the deck's own model on top."""
 from __future__ import annotations
 
 import hashlib
-import os
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from companion.game.cards import SUITS
 from . import teach
 from .finder import CROP, WHITE_TARGET
 from .labels import LABELS
+from .wholefile import written_whole
 
 MODEL_PACKAGE = "models"
 # the networks that read a card together, trained alike from other seeds
@@ -825,16 +825,8 @@ class Profile:
         if self.deck is not None:
             arrays["_network"] = np.array(self.network)
             arrays.update({f"_deck_{k}": v for k, v in self.deck.arrays().items()})
-        part = f"{path}.part"
-        try:
-            with open(part, "wb") as f:
-                np.savez_compressed(f, **arrays)  # type: ignore[arg-type]  # no array is named allow_pickle
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(part, path)
-        finally:
-            if os.path.exists(part):
-                os.remove(part)
+        with written_whole(path) as f:
+            np.savez_compressed(f, **arrays)  # type: ignore[arg-type]  # no array is named allow_pickle
 
     @staticmethod
     def load(path: str) -> Profile:

@@ -37,6 +37,7 @@ from . import designs, finder, mat, synth, teach, trainwork
 from .classifier import CHANNELS, PATCH_ROWS, Classifier, _read_net, ends, model_resource, softmax, to_blob
 from .labels import LABELS
 from .recognize import look_at_mat
+from .wholefile import written_whole
 
 TRAIN_DESIGNS = range(0, 400)
 TEST_DESIGN_BASE = 100_000  # held-out designs start here and are never used for training
@@ -309,7 +310,7 @@ def train(samples: int, epochs: int, out: str, families: float, seed: int = 1,
         done = epoch + 1
         minutes = minutes_before + (time.time() - t0) / 60
         if state_path:
-            with trainwork.written_whole(state_path) as f:
+            with written_whole(state_path) as f:
                 torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
                             "schedule": sched.state_dict(), "rng": torch.get_rng_state(), "epochs": done,
                             "check_accuracy": acc, "minutes": minutes}, f)

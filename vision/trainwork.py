@@ -6,29 +6,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import BinaryIO
+from collections.abc import Callable
 
 import numpy as np
 
+from .wholefile import written_whole
+
 RECIPE = "recipe.json"
 STATE = "epoch.pt"
-
-
-@contextmanager
-def written_whole(path: str) -> Iterator[BinaryIO]:
-    """A file written whole or not at all: a stop while writing leaves what was there before."""
-    part = f"{path}.part"
-    try:
-        with open(part, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(part, path)
-    finally:
-        if os.path.exists(part):
-            os.remove(part)
 
 
 def claim(folder: str, recipe: dict) -> None:

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from vision import trainwork
+from vision import trainwork, wholefile
 
 
 def test_samples_are_made_once_and_read_back_the_same(tmp_path):
@@ -39,9 +39,9 @@ def test_a_folder_holding_another_recipes_work_is_refused_with_what_differs(tmp_
 
 def test_a_file_stopped_while_written_leaves_what_was_there(tmp_path):
     path = tmp_path / "epoch.pt"
-    with trainwork.written_whole(str(path)) as f:
+    with wholefile.written_whole(str(path)) as f:
         f.write(b"epoch 1")
-    with pytest.raises(KeyboardInterrupt), trainwork.written_whole(str(path)) as f:
+    with pytest.raises(KeyboardInterrupt), wholefile.written_whole(str(path)) as f:
         f.write(b"epoch 2, half")
         raise KeyboardInterrupt
     assert path.read_bytes() == b"epoch 1"
