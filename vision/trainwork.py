@@ -1,6 +1,6 @@
 """A training's work kept in a folder (``python -m vision.train --work DIR``): the samples once
 made, and the state after each finished epoch. Training takes one to three hours on two cores;
-stopped by a power cut or a closed session, it goes on from its last finished epoch when run
+stopped by a power cut or a machine shut down, it goes on from its last finished epoch when run
 again with the same options, and ends with the network it would have made unstopped."""
 from __future__ import annotations
 
