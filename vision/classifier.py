@@ -321,6 +321,24 @@ class Classifier:
         width = self.describe(blank).shape[1]
         return np.concatenate([np.arange(first), np.arange(width - rest, width)])
 
+    def turned_columns(self) -> np.ndarray:
+        """The columns of a crop's deck view (``_deck_view``) that make the view of the crop turned
+        the other way up: its two ends trade places (each network's features, the ink summary) and
+        its map turns round. Teaching takes a copy's other way up from it instead of describing
+        the copy twice (``teach.Lessons``)."""
+        blank = [np.zeros((CROP[1], CROP[0], 3), np.uint8)]
+        blob = to_blob(ends(blank))
+        per_end = [self._read(net, blob)[2].shape[1] // 2 for net in self._nets] + [ink_summary(blob).shape[1]]
+        order, start = [], 0
+        for width in per_end[:-1]:  # the networks' features: both ends side by side, network after network
+            order += [np.arange(start + width, start + 2 * width), np.arange(start, start + width)]
+            start += 2 * width
+        width = per_end[-1]  # the ink summary: one end's, then the other's
+        order += [np.arange(start + width, start + 2 * width), np.arange(start, start + width)]
+        start += 2 * width
+        cells = np.arange(card_map(blank).shape[1]).reshape(CARD_MAP[1], CARD_MAP[0], -1)[::-1, ::-1]
+        return np.concatenate(order + [start + cells.ravel()])
+
     @staticmethod
     def _read(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One network's suit and value log-probabilities per end, and its features per card."""
@@ -801,8 +819,8 @@ class Profile:
         """Raises ``teach.Stopped`` if ``stop()`` turns true meanwhile (the model is left as it was).
         ``seed``: of the altered copies (the box always takes the same; a benchmark sees with
         others how far a deck's figures swing with its copies)."""
-        self.deck = teach.fit(self.crops, classifier.describe, progress, seed=seed, stop=stop,
-                              quick=classifier.quick_columns())
+        self.deck = teach.fit(self.crops, classifier.describe, classifier.turned_columns(), progress, seed=seed,
+                              stop=stop, quick=classifier.quick_columns())
         self.network = model_hash()
 
     def with_pictures(self, pictures: list[tuple[str, np.ndarray]]) -> Profile:

@@ -68,7 +68,8 @@ class GameDeck:
 
     def __init__(self, old: Profile | None, classifier: Classifier | None = None) -> None:
         self._old = old
-        self._lessons = teach.Lessons((classifier or Classifier()).describe)
+        reader = classifier or Classifier()
+        self._lessons = teach.Lessons(reader.describe, reader.turned_columns())
         self._cards: Named = {}
         self._grows: bool | None = True if old is None else False if old.taught else None  # None: not known yet
 

@@ -154,16 +154,16 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(1, keepdims=True)
 
 
-def fit(crops: dict[str, list[np.ndarray]], features: Features, progress: Callable[[int, int], None] | None = None,
-        copies: int = COPIES, seed: int = 0, stop: Callable[[], bool] = lambda: False,
-        quick: np.ndarray | None = None) -> DeckModel:
+def fit(crops: dict[str, list[np.ndarray]], features: Features, turn: np.ndarray,
+        progress: Callable[[int, int], None] | None = None, copies: int = COPIES, seed: int = 0,
+        stop: Callable[[], bool] = lambda: False, quick: np.ndarray | None = None) -> DeckModel:
     """A per-deck model from the taught crops; ``features`` describes crops (the general network's
     features), ``progress(done, total)`` is told after each card kind. Fitting a deck takes half a
     minute; when ``stop()`` turns true it raises ``Stopped`` before the next kind, so the box can
     exit while the network is not running (OpenCV aborts a process that exits under it).
-    ``quick``: see ``Lessons``."""
+    ``turn`` and ``quick``: see ``Lessons``."""
     kinds = sorted(crops)
-    lessons = Lessons(features, [c for label in kinds for c in crops[label]], seed, quick)
+    lessons = Lessons(features, turn, [c for label in kinds for c in crops[label]], seed, quick)
     for n, label in enumerate(kinds):
         if stop():
             raise Stopped
@@ -188,11 +188,14 @@ class _Described:
 class Lessons:
     """Altered copies of a deck's pictures, described once and kept: the deck's model is fitted again
     in a moment when a picture comes or goes (a game shows its cards one by one), as describing the
-    copies is what takes the time. ``pool``: cards a copy may lie on (grows with each picture when
-    not given). ``quick``: columns of the view that a second, quicker model is fitted on too (what
-    one network sees of a card, where several describe it: ``Classifier.quick_columns``)."""
+    copies is what takes the time. ``turn``: the columns of a view that make the view of its card
+    turned the other way up (``Classifier.turned_columns``), so each copy is described once and
+    serves both ways up. ``pool``: cards a copy may lie on (grows with each picture when not
+    given). ``quick``: columns of the view that a second, quicker model is fitted on too (what one
+    network sees of a card, where several describe it: ``Classifier.quick_columns``)."""
 
     features: Features
+    turn: np.ndarray
     pool: list[np.ndarray] = field(default_factory=list)
     seed: int = 0
     quick: np.ndarray | None = None
@@ -205,20 +208,20 @@ class Lessons:
         self._rng = np.random.default_rng(self.seed)
 
     def add(self, key: Hashable, label: str, crops: list[np.ndarray], copies: int = COPIES) -> None:
-        """``copies`` altered copies of ``crops`` (pictures of one kind, in turn), each way up."""
+        """``copies`` altered copies of ``crops`` (pictures of one kind, in turn), each way up. A copy
+        turned round is as likely a copy as any (the alterations know no up or down, and the face's
+        middle, where its colour is taken, is the same turned), so each is described once."""
         if self._grow:
             self.pool.extend(crops)
-        parts: dict[str, list[np.ndarray]] = {"x": [], "check": [], "faces": [], "check_faces": []}
-        for flip in (False, True):
-            made = [augment(_turn(crops[k % len(crops)], flip), self.pool[self._rng.integers(len(self.pool))],
-                            self._rng) for k in range(copies + CHECK_COPIES)]
-            # kept as float16 (a quarter of the memory): a game's deck keeps every card's copies
-            described = self.features(made).astype(np.float16)
-            parts["x"].append(described[:copies])
-            parts["check"].append(described[copies:])
-            parts["faces"].append(face_colours(made[:copies]))
-            parts["check_faces"].append(face_colours(made[copies:]))
-        self._lessons[key] = _Described(label, **{k: (v[0], v[1]) for k, v in parts.items()})
+        made = [augment(crops[k % len(crops)], self.pool[self._rng.integers(len(self.pool))], self._rng)
+                for k in range(copies + CHECK_COPIES)]
+        # kept as float16 (a quarter of the memory): a game's deck keeps every card's copies
+        described = self.features(made).astype(np.float16)
+        turned = described[:, self.turn]
+        faces, check_faces = face_colours(made[:copies]), face_colours(made[copies:])
+        self._lessons[key] = _Described(label, (described[:copies], turned[:copies]),
+                                        (described[copies:], turned[copies:]), (faces, faces),
+                                        (check_faces, check_faces))
 
     def remove(self, key: Hashable) -> None:
         self._lessons.pop(key, None)
@@ -257,10 +260,6 @@ class Lessons:
         model.face_spread = max(float(np.quantile(model.face_distances(np.concatenate(check_faces)), 0.95)),
                                 FACE_FLOOR)
         return model
-
-
-def _turn(crop: np.ndarray, flip: bool) -> np.ndarray:
-    return np.ascontiguousarray(crop[::-1, ::-1]) if flip else crop
 
 
 def _temperature(d: np.ndarray, y: np.ndarray) -> float:

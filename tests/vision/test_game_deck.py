@@ -54,6 +54,9 @@ class Counting:
         self.described += len(crops)
         return self.network.describe(crops)
 
+    def turned_columns(self):
+        return self.network.turned_columns()
+
 
 def test_a_taught_deck_is_never_grown(network):
     counting = Counting(network)
@@ -87,8 +90,8 @@ def test_a_grown_deck_makes_sure_only_what_the_network_reads_best_too(deck, alon
 
 def test_a_deck_taught_at_once_is_the_same_lessons_fitted_together(network):
     crops = {"r1": [RED], "b2": [BLUE]}
-    whole = teach.fit(crops, network.describe, seed=3, copies=6)
-    lessons = teach.Lessons(network.describe, [BLUE, RED], seed=3)
+    whole = teach.fit(crops, network.describe, network.turned_columns(), seed=3, copies=6)
+    lessons = teach.Lessons(network.describe, network.turned_columns(), [BLUE, RED], seed=3)
     for label in sorted(crops):
         lessons.add(label, label, crops[label], copies=6)
     parts = lessons.model()
@@ -139,4 +142,4 @@ def test_growing_stops_between_two_cards_once_told(network):
     cards = {0: ("r1", RED), 1: ("b2", BLUE), 2: ("r1", RED)}
     added = []
     assert deck.update(cards, stop=lambda: added.append(1) or len(added) > 1) is None
-    assert counting.described == 2 * (teach.COPIES + teach.CHECK_COPIES)  # one card's copies, each way up
+    assert counting.described == teach.COPIES + teach.CHECK_COPIES  # one card's copies (each serves both ways up)

@@ -227,6 +227,21 @@ def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():
     assert np.median([np.median(c[..., 2]) - np.median(c[..., 0]) for c in copies]) > 80
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(designs.TRAINING), st.integers(0, 10_000), st.sampled_from(LABELS), st.integers(0, 2**32 - 1))
+def test_a_copy_turned_round_is_described_as_its_view_turned(plain, family, deck, label, seed):
+    # teaching describes each altered copy once and takes its other way up from its view
+    # (teach.Lessons), so the view of the copy turned must be that view's turned columns
+    rng = np.random.default_rng(seed)
+    card = cv2.resize(designs.design(family, deck).render(label)[..., :3], finder.CROP, interpolation=cv2.INTER_AREA)
+    copy = teach.augment(card, card, rng)
+    reader = plain.classifier
+    view, turned = reader.describe([copy, np.ascontiguousarray(copy[::-1, ::-1])])
+    assert not np.allclose(view, turned, atol=1e-3)  # a card is not the same both ways up
+    assert np.allclose(view[reader.turned_columns()], turned, atol=1e-5)
+    assert np.array_equal(teach.face_colours([copy]), teach.face_colours([copy[::-1, ::-1]]))
+
+
 def test_kinds_alike_at_both_ends_are_told_apart_by_the_middle_of_the_card(plain):
     """On some decks a handwritten 3 and 5 look alike and only the count art between the ends
     differs; the network reads the ends, the deck's model sees the whole card too."""
@@ -348,8 +363,9 @@ def test_fitting_stops_before_the_next_kind_once_told_and_keeps_no_model():
         described.append(len(batch))
         return np.random.default_rng(len(described)).normal(size=(len(batch), 8))
     with pytest.raises(teach.Stopped):
-        teach.fit(crops, features, lambda n, total: done.append(n), copies=4, stop=lambda: len(done) == 2)
-    assert done == [1, 2] and len(described) == 2 * 2  # two kinds, each way up, then nothing more
+        teach.fit(crops, features, np.arange(8)[::-1], lambda n, total: done.append(n), copies=4,
+                  stop=lambda: len(done) == 2)
+    assert done == [1, 2] and len(described) == 2  # two kinds, then nothing more
     profile = Profile(crops)
     with pytest.raises(teach.Stopped):
         profile.fit(Classifier(), stop=lambda: True)
