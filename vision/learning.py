@@ -23,6 +23,11 @@ from . import teach
 from .classifier import MISMATCH_SEEN, Classifier, Profile, model_hash
 
 MIN_CARDS = 10  # fewer cards say too little of a deck to start its profile or to judge which deck it is
+# altered copies of each card a game's deck grows by: as many as were described of a taught photo
+# when each way up had copies of its own. A deck of a game's first few cards has few copies to show
+# how a copy varies, and each copy serving both ways up halved them (a card of a kind seen before
+# read less surely: tests/vision/test_game_deck.py)
+GROWN_COPIES = 2 * teach.COPIES
 
 
 @dataclass(frozen=True)
@@ -91,7 +96,7 @@ class GameDeck:
             if stop():
                 return None
             if place not in self._cards:
-                self._lessons.add(place, card, [crop])
+                self._lessons.add(place, card, [crop], GROWN_COPIES)
                 self._cards[place] = (card, crop)
                 changed = True
         if not changed or not self._cards:

@@ -2,7 +2,8 @@
 features of both ends of the card, and a per-deck linear model fitted on them (numpy only)."""
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import functools
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -175,13 +176,14 @@ def fit(crops: dict[str, list[np.ndarray]], features: Features, turn: np.ndarray
 
 @dataclass
 class _Described:
-    """One lesson's altered copies, each way up, as the deck's model sees them."""
+    """One lesson's altered copies as the deck's model sees them, the way up they were taught (the
+    other is taken from it when fitting: ``Lessons.turn``)."""
 
     label: str
-    x: tuple[np.ndarray, np.ndarray]        # fitting copies' features, upright and turned
-    check: tuple[np.ndarray, np.ndarray]    # check copies' features
-    faces: tuple[np.ndarray, np.ndarray]    # fitting copies' face colours
-    check_faces: tuple[np.ndarray, np.ndarray]
+    x: np.ndarray            # fitting copies' features
+    check: np.ndarray        # check copies' features
+    faces: np.ndarray        # fitting copies' face colours (the same either way up)
+    check_faces: np.ndarray
 
 
 @dataclass
@@ -217,11 +219,8 @@ class Lessons:
                 for k in range(copies + CHECK_COPIES)]
         # kept as float16 (a quarter of the memory): a game's deck keeps every card's copies
         described = self.features(made).astype(np.float16)
-        turned = described[:, self.turn]
-        faces, check_faces = face_colours(made[:copies]), face_colours(made[copies:])
-        self._lessons[key] = _Described(label, (described[:copies], turned[:copies]),
-                                        (described[copies:], turned[copies:]), (faces, faces),
-                                        (check_faces, check_faces))
+        self._lessons[key] = _Described(label, described[:copies], described[copies:],
+                                        face_colours(made[:copies]), face_colours(made[copies:]))
 
     def remove(self, key: Hashable) -> None:
         self._lessons.pop(key, None)
@@ -236,20 +235,23 @@ class Lessons:
 
     def _fitted(self, columns: np.ndarray | None) -> DeckModel:
         """The model on the view's ``columns`` (None: all)."""
-        def part(x: np.ndarray) -> np.ndarray:
-            return x if columns is None else x[:, columns]
+        every = np.arange(len(self.turn))
+        taken = {flip: (self.turn if flip else every)[every if columns is None else columns] for flip in (False, True)}
+
+        def part(x: np.ndarray, flip: bool) -> np.ndarray:
+            return x if columns is None and not flip else x[:, taken[flip]]
         classes = sorted({(lesson.label, flip) for lesson in self._lessons.values() for flip in (False, True)})
-        xs, checks, check_ys, faces, check_faces = [], [], [], [], []
+        xs: list[Callable[[], np.ndarray]] = []
+        checks, check_ys, faces, check_faces = [], [], [], []
         for c, (label, flip) in enumerate(classes):
             mine = [lesson for lesson in self._lessons.values() if lesson.label == label]
-            described = [part(lesson.x[flip]) for lesson in mine]
-            xs.append(described[0] if len(described) == 1 else np.concatenate(described))  # one: no copy
+            xs.append(functools.partial(_joined, [lesson.x for lesson in mine], functools.partial(part, flip=flip)))
             for lesson in mine:
-                checks.append(part(lesson.check[flip]))
-                check_faces.append(lesson.check_faces[flip])
-                check_ys += [c] * len(lesson.check[flip])
-            faces.append(np.median(np.concatenate([lesson.faces[flip] for lesson in mine]), axis=0))
-        mean, precision, centres = fit_lda(xs)
+                checks.append(part(lesson.check, flip))
+                check_faces.append(lesson.check_faces)
+                check_ys += [c] * len(lesson.check)
+            faces.append(np.median(np.concatenate([lesson.faces for lesson in mine]), axis=0))
+        mean, precision, centres = fit_lda(_Made(xs))
         model = DeckModel(tuple(label for label, _ in classes), mean, precision, centres, 1.0, 0.0,
                           np.stack(faces), 0.0)
         d = model.distances(np.concatenate(checks))
@@ -260,6 +262,22 @@ class Lessons:
         model.face_spread = max(float(np.quantile(model.face_distances(np.concatenate(check_faces)), 0.95)),
                                 FACE_FLOOR)
         return model
+
+
+def _joined(copies: list[np.ndarray], part: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """One class's copies, as the model sees them, in one array (one lesson's: no copy when ``part`` makes none)."""
+    return part(copies[0]) if len(copies) == 1 else np.concatenate([part(x) for x in copies])
+
+
+@dataclass
+class _Made:
+    """Each class's copies, made when ``fit_lda`` comes to them and let go after: a game's deck would
+    otherwise hold every card's copies turned round too, all at once, while it is fitted."""
+
+    makers: list[Callable[[], np.ndarray]]
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        return (make() for make in self.makers)
 
 
 def _temperature(d: np.ndarray, y: np.ndarray) -> float:
@@ -276,15 +294,19 @@ def _temperature(d: np.ndarray, y: np.ndarray) -> float:
     return best_t
 
 
-def fit_lda(classes: list[np.ndarray], shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def fit_lda(classes: Iterable[np.ndarray], shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Feature mean, the inverse of the shared within-class covariance and the class means less the
-    mean, from each class's samples (taken a class at a time: a game's deck holds many). In float32
-    (the features are float16), inverted by OpenCV's Cholesky: numpy's eigendecomposition or
+    mean, from each class's samples (taken a class at a time, ``classes`` gone through twice: a
+    game's deck holds many). In float32 (the features are float16), inverted by OpenCV's
+    Cholesky: numpy's eigendecomposition or
     inverse of the ~900 x 900 covariance took 26 to 33 MB of the box's memory while a deck was
     fitted, as much as the rest of the fit; OpenCV's 11 MB, and it is faster."""
-    n = sum(len(x) for x in classes)
-    centres = np.stack([x.mean(0, dtype=np.float64) for x in classes])
-    mean = sum(len(x) * c for x, c in zip(classes, centres, strict=True)) / n
+    sizes, means = [], []
+    for x in classes:
+        sizes.append(len(x))
+        means.append(x.mean(0, dtype=np.float64))
+    n, centres = sum(sizes), np.stack(means)
+    mean = (np.array(sizes, np.float64)[:, None] * centres).sum(0) / n
     cov = np.zeros((centres.shape[1],) * 2, np.float32)
     for x, c in zip(classes, centres, strict=True):
         within = x.astype(np.float32) - c.astype(np.float32)

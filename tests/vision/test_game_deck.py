@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 from vision import classifier, teach
 from vision.classifier import Classifier, Profile, agreed, model_hash
 from vision.labels import LABELS
-from vision.learning import GameDeck
+from vision.learning import GROWN_COPIES, GameDeck
 
 from .test_learning import DECK, game_crops
 
@@ -142,4 +142,4 @@ def test_growing_stops_between_two_cards_once_told(network):
     cards = {0: ("r1", RED), 1: ("b2", BLUE), 2: ("r1", RED)}
     added = []
     assert deck.update(cards, stop=lambda: added.append(1) or len(added) > 1) is None
-    assert counting.described == teach.COPIES + teach.CHECK_COPIES  # one card's copies (each serves both ways up)
+    assert counting.described == GROWN_COPIES + teach.CHECK_COPIES  # one card's copies (each serves both ways up)
