@@ -1,4 +1,4 @@
-"""`companion demo` from a fresh clone of the committed tree: for 60 s with a fixed seed, at least
+"""`companion demo` from a fresh clone of the committed tree: within 60 s with a fixed seed, at least
 20 cards go through the real vision pipeline into the table, and every card the table holds is the
 card the bot really laid down."""
 import json
@@ -22,13 +22,14 @@ def test_demo_from_a_fresh_clone(tmp_path):
     box.cwd = str(clone)
     box.start(timeout=30)
     try:
-        time.sleep(60)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and camera_read(data) < 20:
+            time.sleep(1)
         state = box.get("/api/state")
         games = box.get("/api/games")
     finally:
         box.stop()
-    stats = json.load(open(data / "demo-stats.json"))
-    assert stats["recognised"] + stats["confirmed"] >= 20, stats
+    assert camera_read(data) >= 20, open(data / "demo-stats.json").read()
     truth = [json.loads(line) for line in open(data / "demo-truth.jsonl")]
     store_games = games["games"] if isinstance(games, dict) else games
     assert store_games and state["actions"] > 0
@@ -40,6 +41,15 @@ def test_demo_from_a_fresh_clone(tmp_path):
         log = box_log(data, game_id)
         table_cards = [a["card"] for a in log["actions"] if a["type"] in ("play", "discard")]
         assert table_cards[:len(cards)] == cards
+
+
+def camera_read(data):
+    """Cards the demo laid that the camera read itself (surely, or confirmed at the prompt)."""
+    try:
+        stats = json.load(open(data / "demo-stats.json"))
+    except (OSError, ValueError):  # not written yet, or being replaced
+        return 0
+    return stats["recognised"] + stats["confirmed"]
 
 
 def box_log(data, game_id):
