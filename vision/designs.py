@@ -611,46 +611,73 @@ def _apart_from_white(inks: dict[str, BGR]) -> dict[str, BGR]:
 
 
 # No edition prints a suit that vanishes into its face: a suit printed nearer the face's own colour
-# than ``VANISHES`` in Lab (lightness 0-100) where its numerals lie (its standard ink on a face of its
-# hue, or a light tint on a face as light) is made to stand out by ``FACE_CONTRAST``, or as near it
-# as the ink's hue allows.
+# than ``VANISHES`` in Lab (lightness 0-100) where any of its numerals lies (on a gradient, a card's
+# two ends lie on different colours; its standard ink on a face of its hue, or a light tint on a face
+# as light) is made to stand out by ``FACE_CONTRAST``, or as near it as the ink's hue allows; white
+# and black, which keep their colour, are outlined instead. The networks learn each end of a card on
+# its own: an end whose numeral vanished would teach them to name what they cannot see.
 VANISHES, FACE_CONTRAST = 25.0, 40.0
+LIGHTNESSES = np.arange(0.0, 100.1, 2.5)  # tried for an ink that vanishes, nearest its own first
 
 
 def _lab(c: BGR) -> np.ndarray:
     return cv2.cvtColor(np.array([[c]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
 
 
+NUMERALS_LIE = (0.0, 0.1, 0.2, 0.3, 0.7, 0.8, 0.9, 1.0)  # along a gradient: in its first and last 30%
+
+
+def _under(face: str, colours: tuple[BGR, BGR]) -> list[np.ndarray]:
+    """The face's colours where numerals lie (Lab): a gradient's where it passes the card's corners
+    (``NUMERALS_LIE``; which way it runs, the corners lie at its ends), the plain colour of the others."""
+    if face != "gradient":
+        return [_lab(colours[0])]
+    c0, c1 = np.array(colours, np.float64)
+    return [_lab(_bgr(c0 * (1 - t) + c1 * t)) for t in NUMERALS_LIE]
+
+
+def _contrast(ink: BGR, under: list[np.ndarray]) -> float:
+    """How far ``ink`` stands from the face where it stands least (Lab)."""
+    return min(float(np.linalg.norm(_lab(ink) - f)) for f in under)
+
+
 def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BGR]) -> tuple[BGR, ...]:
-    """The coloured inks, each made lighter or darker where it is within ``VANISHES`` of every colour
-    of the face its numerals lie on (both ends of a gradient, the plain colour of the others): hue
-    kept, a light one still ``TINT_FLOOR`` saturated, lighter on a dark face if that stands out from
-    the face and from white and black."""
-    under = [_lab(c) for c in (colours if face == "gradient" else colours[:1])]
+    """The coloured inks, each made lighter or darker where it is within ``VANISHES`` of a colour of
+    the face its numerals lie on: hue kept, a light one still ``TINT_FLOOR`` saturated, the
+    lightness nearest its own at which it stands ``FACE_CONTRAST`` from every such colour and from
+    white and black, else the one at which it stands furthest."""
+    under = _under(face, colours)
     plain = [_lab(palette[SUITS.index(s)]) for s in "wk"]
 
-    def contrast(ink: BGR) -> float:
-        return max(float(np.linalg.norm(_lab(ink) - f)) for f in under)
-
     def apart(ink: BGR) -> float:  # from the face, and not turned into white or black
-        return min(contrast(ink), *(float(np.linalg.norm(_lab(ink) - p)) for p in plain))
+        return min(_contrast(ink, under), *(float(np.linalg.norm(_lab(ink) - p)) for p in plain))
 
     out = list(palette)
     for suit in "rygb":
         i = SUITS.index(suit)
-        if contrast(palette[i]) >= VANISHES:
+        if _contrast(palette[i], under) >= VANISHES:
             continue
         ink = _lab(palette[i])
-        near = min(under, key=lambda f: float(np.linalg.norm(ink - f)))
-        step = np.sqrt(max(FACE_CONTRAST ** 2 - float(np.linalg.norm(ink[1:] - near[1:])) ** 2, 0.0)) + 1.0
-        ways = (min(near[0] + step, 100.0), max(near[0] - step, 0.0))  # a light tint on a dark face first
         moved = []
-        for lightness in ways if near[0] < 60 else ways[::-1]:
+        for lightness in sorted(LIGHTNESSES, key=lambda v: abs(v - ink[0])):
             lab = np.array([[[lightness, ink[1], ink[2]]]], np.float32)
             bgr = _bgr(np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0] * 255 + 0.5, 0, 255))
             moved.append(_apart_from_white({suit: bgr})[suit])
         out[i] = next((m for m in moved if apart(m) >= FACE_CONTRAST), max(moved, key=apart))
     return tuple(out)
+
+
+OUTLINES = {"k": (230, 230, 230), "w": (50, 50, 50), "wk": (128, 128, 128)}  # round black, white, both
+
+
+def _outlined(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BGR], outline: BGR | None) -> BGR | None:
+    """``outline``, or where there is none and white or black would vanish where a numeral lies,
+    one that stands out round them (light round black, dark round white, grey round both)."""
+    if outline is not None:
+        return outline
+    under = _under(face, colours)
+    vanishing = "".join(s for s in "wk" if _contrast(palette[SUITS.index(s)], under) < VANISHES)
+    return OUTLINES.get(vanishing)
 
 
 def _nearest_suit(hue: float) -> tuple[str, float]:
@@ -678,7 +705,7 @@ def _coloured_face(rng: np.random.Generator) -> dict:
         faint.update(w=_jitter((250, 250, 250), rng, 3), k=_jitter((35, 30, 30), rng, 4))
     outline = None if faint.get("w") else _jitter((230, 230, 230), rng, 8)
     palette = _apart_from_face(_palette(rng, True, **_apart_from_white(faint)), face, (c0, c1))
-    return dict(face=face, colours=(c0, c1), palette=palette, outline=outline,
+    return dict(face=face, colours=(c0, c1), palette=palette, outline=_outlined(palette, face, (c0, c1), outline),
                 art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 
@@ -713,7 +740,8 @@ def _random_face(rng: np.random.Generator) -> dict:
                else None if rng.random() < 0.4 else _jitter((50, 50, 50), rng, 8))
     palette = _apart_from_face(_palette(rng, dark, **_apart_from_white(inks)), "gradient", (c0, c1))
     return dict(face="random", colours=(c0, c1), palette=palette,
-                outline=outline, art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
+                outline=_outlined(palette, "gradient", (c0, c1), outline),
+                art=str(rng.choice(["count", "unrelated", "one", "numeral", "none"])))
 
 
 def _night_bursts(rng: np.random.Generator) -> dict:

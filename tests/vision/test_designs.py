@@ -48,6 +48,22 @@ def test_the_value_and_the_suit_are_both_drawn(family, seed):
         assert apart.sum() > 150, (family, seed, other)  # a numeral's worth of pixels at least
 
 
+@settings(max_examples=30, deadline=None)
+@given(family=st.sampled_from(designs.TRAINING), seed=st.integers(0, 10**6), suit=st.sampled_from("rygbwkm"),
+       value=st.integers(1, 5))
+@example(family="coloured-face", seed=13, suit="k", value=3).via("black on the dark end of a gradient")
+@example(family="coloured-face", seed=36, suit="b", value=3).via("blue as light as a gradient's middle")
+@example(family="random-face", seed=1, suit="w", value=3).via("white on the light end of a gradient")
+def test_a_training_deck_draws_the_value_at_both_ends_of_the_card(family, seed, suit, value):
+    # the networks learn each end of a card on its own, under the card's name: an end whose numeral
+    # vanished into the face would teach them to name what they cannot see (VANISHES, in Lab)
+    deck = designs.design(family, seed)
+    face = lab(designs._face(deck))
+    apart = np.linalg.norm(lab(deck.render(f"{suit}{value}")) - face, axis=2) > designs.VANISHES
+    end = len(face) // 4
+    assert apart[:end].sum() > 150 and apart[-end:].sum() > 150, (apart[:end].sum(), apart[-end:].sum())
+
+
 def test_held_out_families_are_never_training_families():
     assert len(designs.HELD_OUT) >= 3 and designs.TUNING
     assert not set(designs.HELD_OUT) & set(designs.TRAINING)
