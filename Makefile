@@ -40,7 +40,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-# a developer's quick loop: lint and the tests not marked slow (under 2 minutes on two cores)
+# a developer's quick loop: lint and the tests not marked slow (about 3½ minutes on two cores)
 check: lint
 	$(PY) -m pytest -n 2 --dist loadfile -m 'not slow' -q
 
