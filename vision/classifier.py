@@ -328,14 +328,12 @@ class Classifier:
         the copy twice (``teach.Lessons``)."""
         blank = [np.zeros((CROP[1], CROP[0], 3), np.uint8)]
         blob = to_blob(ends(blank))
+        # each network's features, then the ink summary: one end's, then the other's
         per_end = [self._read(net, blob)[2].shape[1] // 2 for net in self._nets] + [ink_summary(blob).shape[1]]
         order, start = [], 0
-        for width in per_end[:-1]:  # the networks' features: both ends side by side, network after network
+        for width in per_end:
             order += [np.arange(start + width, start + 2 * width), np.arange(start, start + width)]
             start += 2 * width
-        width = per_end[-1]  # the ink summary: one end's, then the other's
-        order += [np.arange(start + width, start + 2 * width), np.arange(start, start + width)]
-        start += 2 * width
         cells = np.arange(card_map(blank).shape[1]).reshape(CARD_MAP[1], CARD_MAP[0], -1)[::-1, ::-1]
         return np.concatenate(order + [start + cells.ravel()])
 

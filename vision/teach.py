@@ -2,7 +2,6 @@
 features of both ends of the card, and a per-deck linear model fitted on them (numpy only)."""
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -241,17 +240,21 @@ class Lessons:
         def part(x: np.ndarray, flip: bool) -> np.ndarray:
             return x if columns is None and not flip else x[:, taken[flip]]
         classes = sorted({(lesson.label, flip) for lesson in self._lessons.values() for flip in (False, True)})
-        xs: list[Callable[[], np.ndarray]] = []
+
+        def each_class() -> Iterator[np.ndarray]:
+            """Each class's copies as the model sees them (one lesson's: no copy when ``part`` makes none)."""
+            for label, flip in classes:
+                copies = [part(lesson.x, flip) for lesson in self._lessons.values() if lesson.label == label]
+                yield copies[0] if len(copies) == 1 else np.concatenate(copies)
         checks, check_ys, faces, check_faces = [], [], [], []
         for c, (label, flip) in enumerate(classes):
             mine = [lesson for lesson in self._lessons.values() if lesson.label == label]
-            xs.append(functools.partial(_joined, [lesson.x for lesson in mine], functools.partial(part, flip=flip)))
             for lesson in mine:
                 checks.append(part(lesson.check, flip))
                 check_faces.append(lesson.check_faces)
                 check_ys += [c] * len(lesson.check)
             faces.append(np.median(np.concatenate([lesson.faces for lesson in mine]), axis=0))
-        mean, precision, centres = fit_lda(_Made(xs))
+        mean, precision, centres = fit_lda(_Again(each_class))
         model = DeckModel(tuple(label for label, _ in classes), mean, precision, centres, 1.0, 0.0,
                           np.stack(faces), 0.0)
         d = model.distances(np.concatenate(checks))
@@ -264,20 +267,16 @@ class Lessons:
         return model
 
 
-def _joined(copies: list[np.ndarray], part: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
-    """One class's copies, as the model sees them, in one array (one lesson's: no copy when ``part`` makes none)."""
-    return part(copies[0]) if len(copies) == 1 else np.concatenate([part(x) for x in copies])
-
-
 @dataclass
-class _Made:
-    """Each class's copies, made when ``fit_lda`` comes to them and let go after: a game's deck would
-    otherwise hold every card's copies turned round too, all at once, while it is fitted."""
+class _Again:
+    """What ``make`` yields, made anew each time it is gone through: each class's copies made when
+    ``fit_lda`` comes to them and let go after, as a game's deck would otherwise hold every card's
+    copies turned round too, all at once, while it is fitted."""
 
-    makers: list[Callable[[], np.ndarray]]
+    make: Callable[[], Iterator[np.ndarray]]
 
     def __iter__(self) -> Iterator[np.ndarray]:
-        return (make() for make in self.makers)
+        return self.make()
 
 
 def _temperature(d: np.ndarray, y: np.ndarray) -> float:
@@ -297,10 +296,10 @@ def _temperature(d: np.ndarray, y: np.ndarray) -> float:
 def fit_lda(classes: Iterable[np.ndarray], shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Feature mean, the inverse of the shared within-class covariance and the class means less the
     mean, from each class's samples (taken a class at a time, ``classes`` gone through twice: a
-    game's deck holds many). In float32 (the features are float16), inverted by OpenCV's
-    Cholesky: numpy's eigendecomposition or
-    inverse of the ~900 x 900 covariance took 26 to 33 MB of the box's memory while a deck was
-    fitted, as much as the rest of the fit; OpenCV's 11 MB, and it is faster."""
+    game's deck holds many). In float32 (the features are float16), inverted by OpenCV's Cholesky:
+    numpy's eigendecomposition or inverse of the ~900 x 900 covariance took 26 to 33 MB of the
+    box's memory while a deck was fitted, as much as the rest of the fit; OpenCV's 11 MB, and it
+    is faster."""
     sizes, means = [], []
     for x in classes:
         sizes.append(len(x))
