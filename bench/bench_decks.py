@@ -23,6 +23,7 @@ with the budget.
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
     python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
+    python bench/bench_decks.py --families tuning --detail 1.8     # cards cut from the Pi camera's larger stream
 
 Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-out figures of
 earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
@@ -209,13 +210,15 @@ def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Ligh
     return synth.render_frame(scene.before_tops(), camera, dataclasses.replace(light, noise_seed=k + 1), k)
 
 
-def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer) -> Profile | None:
+def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer,
+                 detail: float | None = None) -> Profile | None:
     """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
     one pile in PLAY, each picture taken by the watcher when the card lies still. The family lays
     the kind the page asks for, by hand (the hand over PLAY for two frames: once a hand has passed,
     the watcher also compares the top card's own colours); a picture in doubt (``GuidedSession``) of
     the card just laid it keeps with OK, of another card it lays the kind asked for again. None if a
-    kind was never taken."""
+    kind was never taken. ``detail``: the camera's larger picture, this many times the frame's size,
+    which the watcher cuts the cards out of."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
@@ -230,7 +233,13 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
         for k in range(HAND_FRAMES + 6):
             scene.hand_zone, scene.hand_seed = ("play" if k < HAND_FRAMES else None), len(scene.cards)
             n += 1
-            session.feed(synth.render_frame(scene, camera, dataclasses.replace(light, noise_seed=n), 0), t)
+            lit = dataclasses.replace(light, noise_seed=n)
+            raw = dataclasses.replace(lit, jpeg=None)
+            larger = camera.larger(detail or 1.0)  # the larger picture raw, as the Pi camera gives it
+
+            def picture(larger: synth.Camera = larger, raw: synth.Light = raw) -> np.ndarray:
+                return synth.render_frame(scene, larger, raw, 0)
+            session.feed(synth.render_frame(scene, camera, lit, 0), t, None if detail is None else picture)
             t += 0.1
     try:
         return Profile(session.finish())
@@ -251,7 +260,8 @@ class DeckTally:
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
-                   fit_seed: int = 0, jpeg: bool = True, decks: int = DECKS, thin: bool = False) -> dict[str, float]:
+                   fit_seed: int = 0, jpeg: bool = True, decks: int = DECKS, thin: bool = False,
+                   detail: float | None = None) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
@@ -262,7 +272,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     ``jpeg``: False reads the same scenes uncompressed, as the Pi camera gives its frames.
     ``decks``: how many decks share the scenes; each deck's own figures are kept too, as one
     deck of a family may be read far worse than the others. ``thin``: the decks' numerals in the
-    thinnest training typefaces (``thin_typed``)."""
+    thinnest training typefaces (``thin_typed``). ``detail``: each card cut out of the camera's
+    larger picture of the moment, this many times the frame's size (the Pi camera's two streams),
+    and the deck taught from photos of that size."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     found = asked = wrong = wrong_taught = 0
@@ -279,8 +291,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             deck = deck_of(family, tally.seed, thin)
             with_profile = None
             if taught:
-                profile = (teach_guided(deck, rng, plain) if guided
-                           else teach(deck, rng, PHOTO_LIGHT if jpeg else dataclasses.replace(PHOTO_LIGHT, jpeg=None)))
+                profile = (teach_guided(deck, rng, plain, detail) if guided
+                           else teach(deck, rng, PHOTO_LIGHT if jpeg and detail is None  # the Pi camera's: raw
+                                      else dataclasses.replace(PHOTO_LIGHT, jpeg=None), detail))
                 if profile is None:
                     raise SystemExit(f"the lesson of {family} deck {tally.seed} missed a card kind")
                 t = time.perf_counter()
@@ -294,11 +307,13 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         if not jpeg:
             light = dataclasses.replace(light, jpeg=None)
         frame = synth.render_frame(scene, camera, light, k)
+        larger = (None if detail is None  # only the Pi camera gives one: uncompressed
+                  else synth.render_frame(scene, camera.larger(detail), dataclasses.replace(light, jpeg=None), k))
         before = None
         if watching:
             before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}
         t = time.perf_counter()
-        result = plain.analyse(frame, before)
+        result = plain.analyse(frame, before, larger)
         times.append((time.perf_counter() - t) * 1000)
         tally.piles += 2  # every scene has a pile in each zone; a pile not found counts as misread
         for seen in result.cards:
@@ -311,7 +326,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             keep_misread(gallery, "untaught", result.views[seen.zone].crop, deck, top, seen)
         if with_profile is not None:
             t = time.perf_counter()
-            seen_taught = with_profile.analyse(frame, before).cards
+            seen_taught = with_profile.analyse(frame, before, larger).cards
             times_taught.append((time.perf_counter() - t) * 1000)
             for s in seen_taught:
                 top = scene.top(s.zone).card
@@ -382,6 +397,9 @@ def main() -> None:
     p.add_argument("--thin-type", action="store_true",
                    help="each deck's numerals in one of the thinnest training typefaces, thinner than a pixel of "
                         "the card's crop where small: a stand-in to tune on (training and tuning families)")
+    p.add_argument("--detail", type=float, metavar="SCALE",
+                   help="cut each card out of the camera's larger picture of the moment, SCALE times the frame's "
+                        "size (1.8: the Pi camera's 2304x1296 beside its 1280x720), and teach from such photos")
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
@@ -401,7 +419,7 @@ def main() -> None:
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
                                       misread if args.gallery else None, not args.no_glare, args.fit_seed,
-                                      not args.no_jpeg, args.decks, args.thin_type)
+                                      not args.no_jpeg, args.decks, args.thin_type, args.detail)
         if args.gallery:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
@@ -410,7 +428,8 @@ def main() -> None:
     how = (("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
            + (", no glare" if args.no_glare else "") + (", uncompressed" if args.no_jpeg else "")
            + (f", copies' seed {args.fit_seed}" if args.fit_seed else "")
-           + (", thinnest training typefaces" if args.thin_type else ""))
+           + (", thinnest training typefaces" if args.thin_type else "")
+           + (f", cards cut from a {args.detail:g} times larger picture" if args.detail else ""))
     print(f"design families ({args.frames} scenes each, {args.decks} decks per family from deck {args.first_deck}, "
           f"seed {args.seed}, model {' + '.join(args.model or ['shipped'])}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "

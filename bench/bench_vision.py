@@ -33,9 +33,13 @@ HELD_OUT_SPEED_DECK = 72_000  # the first deck of each held-out family on the de
 PHOTO_LIGHT = synth.Light()  # a teaching photo's: even, the camera's colours balanced
 
 
-def teach(design: synth.CardDesign, rng: np.random.Generator, light: synth.Light = PHOTO_LIGHT) -> Profile:
-    """One photo per card kind, lying in the play zone, as a family would take them."""
+def teach(design: synth.CardDesign, rng: np.random.Generator, light: synth.Light = PHOTO_LIGHT,
+          larger: float | None = None) -> Profile:
+    """One photo per card kind, lying in the play zone, as a family would take them; ``larger``:
+    photos this many times the watched frame's size (the Pi camera's larger stream)."""
     camera = synth.Camera(tilt=8, roll=3, fill=0.75)
+    if larger is not None:
+        camera = camera.larger(larger)
     detector = MatDetector()
     crops = {}
     for label in LABELS:

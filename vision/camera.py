@@ -22,10 +22,20 @@ class CameraError(RuntimeError):
     """The camera cannot give frames; the message says what to check."""
 
 
-class Picamera2Source:
-    """The Raspberry Pi camera. ``RGB888`` in libcamera's naming is B,G,R in memory: OpenCV's order."""
+WATCHED = (1280, 720)  # the frames the box watches the table in
+DETAIL = (2304, 1296)  # the Pi camera's larger stream, which a card is cut out of: 1.8 times as many pixels each way
 
-    def __init__(self, size: tuple[int, int] = (1280, 720), factory: Callable[[], Any] | None = None):
+
+class Picamera2Source:
+    """The Raspberry Pi camera. ``RGB888`` in libcamera's naming is B,G,R in memory: OpenCV's order.
+    With ``detail`` the camera gives two streams of each moment: the watched frames (``size``, the
+    ISP's small YUV stream, made BGR) and a larger picture (``detail``) made into an array only
+    when a card is cut out of it (``detail()``): a card shows there with more pixels and less
+    blur, which numerals of hairline strokes need (models/README.md, *A sharper picture of the
+    card*)."""
+
+    def __init__(self, size: tuple[int, int] = WATCHED, factory: Callable[[], Any] | None = None,
+                 detail: tuple[int, int] | None = DETAIL):
         if factory is None:
             try:
                 from picamera2 import Picamera2
@@ -34,24 +44,56 @@ class Picamera2Source:
                                   "'sudo apt install python3-picamera2' and create the venv with "
                                   "--system-site-packages") from None
             factory = Picamera2
+        self._request = None
         try:
             self._cam = factory()
-            config = self._cam.create_video_configuration(main={"size": size, "format": "RGB888"})
-            self._cam.configure(config)
-            self._cam.start()
+            try:
+                self._start(size, detail)
+            except Exception:
+                if detail is None:
+                    raise
+                self._start(size, None)  # too little camera memory for the larger stream (a Pi Zero): watch alone
+                detail = None
         except Exception as e:  # libcamera raises many kinds: none found, busy, timeout
             raise CameraError(f"the Pi camera did not start ({e}); check the ribbon cable and that no "
                               "other program uses the camera") from None
+        self._detail = detail
+
+    def _start(self, size: tuple[int, int], detail: tuple[int, int] | None) -> None:
+        streams = ({"main": {"size": size, "format": "RGB888"}} if detail is None else
+                   {"main": {"size": detail, "format": "RGB888"}, "lores": {"size": size, "format": "YUV420"}})
+        self._cam.configure(self._cam.create_video_configuration(**streams))
+        self._cam.start()
 
     def read(self) -> np.ndarray:
         try:
-            frame = self._cam.capture_array("main")
+            if self._detail is None:
+                return np.ascontiguousarray(self._cam.capture_array("main")[..., :3])
+            request = self._cam.capture_request()  # kept until the next frame: its larger picture may be asked for
+            self._let_go()
+            self._request = request
+            return cv2.cvtColor(request.make_array("lores"), cv2.COLOR_YUV2BGR_I420)
         except Exception as e:
             raise CameraError(f"the Pi camera stopped giving frames: {e}") from None
-        return np.ascontiguousarray(frame[..., :3])
+
+    def detail(self) -> np.ndarray | None:
+        """The larger picture of the frame read last (None without the larger stream)."""
+        if self._request is None:
+            return None
+        try:
+            return np.ascontiguousarray(self._request.make_array("main")[..., :3])
+        except Exception as e:
+            raise CameraError(f"the Pi camera stopped giving frames: {e}") from None
+
+    def _let_go(self) -> None:
+        """Hand the last frame's buffers back to the camera, which has only a few."""
+        if self._request is not None:
+            self._request.release()
+            self._request = None
 
     def close(self) -> None:
         try:
+            self._let_go()
             self._cam.stop()
             self._cam.close()
         except Exception:

@@ -143,11 +143,20 @@ def half_size(frame: np.ndarray) -> np.ndarray:
     return cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
 
 
-def zone_pixels(frame: np.ndarray, pose: mat.MatPose, zone: str, frame_half: np.ndarray | None = None) -> ZonePixels:
-    """``frame_half``: ``half_size(frame)`` when several zones are looked at."""
+def zone_pixels(frame: np.ndarray, pose: mat.MatPose, zone: str, frame_half: np.ndarray | None = None,
+                detail: np.ndarray | None = None) -> ZonePixels:
+    """``frame_half``: ``half_size(frame)`` when several zones are looked at; ``detail``: see
+    ``ZonePixels.of_frame``."""
     t, size = _zone_transform(zone)
     return ZonePixels.of_frame(frame, half_size(frame) if frame_half is None else frame_half,
-                               t @ pose.frame_to_mm, size)
+                               t @ pose.frame_to_mm, size, detail)
+
+
+def to_detail(frame: np.ndarray, detail: np.ndarray) -> np.ndarray:
+    """Frame pixels → the pixels of ``detail``, a larger picture of the same moment (a camera's
+    larger stream), pixel centres onto pixel centres."""
+    sx, sy = detail.shape[1] / frame.shape[1], detail.shape[0] / frame.shape[0]
+    return np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2], [0, 0, 1]], np.float64)
 
 
 @dataclass
@@ -164,16 +173,23 @@ class ZonePixels:
         return ZonePixels(half_size(img), (img.shape[1], img.shape[0]), lambda x0, y0, x1, y1: img[y0:y1, x0:x1])
 
     @staticmethod
-    def of_frame(frame: np.ndarray, frame_half: np.ndarray, to_zone: np.ndarray, size: tuple[int, int]) -> ZonePixels:
-        """``frame_half``: ``half_size(frame)``; ``to_zone``: frame pixels → full-size zone pixels."""
+    def of_frame(frame: np.ndarray, frame_half: np.ndarray, to_zone: np.ndarray, size: tuple[int, int],
+                 detail: np.ndarray | None = None) -> ZonePixels:
+        """``frame_half``: ``half_size(frame)``; ``to_zone``: frame pixels → full-size zone pixels.
+        ``detail``: a larger picture of the same moment (the camera's larger stream), which the
+        full-size pixels, the top card's among them, are taken from: outlines are found in the
+        frame as ever, and the card is cut out with more pixels and less blur."""
         zone_to_half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])  # a half pixel covers two
         half_to_frame = np.array([[2, 0, 0.5], [0, 2, 0.5], [0, 0, 1]])
         half = cv2.warpPerspective(frame_half, zone_to_half @ to_zone @ half_to_frame,
                                    (size[0] // 2, size[1] // 2), flags=cv2.INTER_LINEAR)
+        source, to_full = frame, to_zone
+        if detail is not None:
+            source, to_full = detail, to_zone @ np.linalg.inv(to_detail(frame, detail))
 
         def region(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
             shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-            return cv2.warpPerspective(frame, shift @ to_zone, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+            return cv2.warpPerspective(source, shift @ to_full, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
         return ZonePixels(half, size, region)
 
     def full(self) -> np.ndarray:
@@ -188,12 +204,13 @@ class ZonePixels:
 
 def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndarray | None,
                  empty: EmptyZone | None = None, frame_half: np.ndarray | None = None,
-                 before: np.ndarray | None = None) -> ZoneView:
+                 before: np.ndarray | None = None, detail: np.ndarray | None = None) -> ZoneView:
     """``empty``: what the zone looks like with nothing on it (default: the printed mat);
     ``frame_half``: ``half_size(frame)`` when several zones are looked at; ``before``: the
-    zone's picture before its top card was laid (``find_in_view``)."""
+    zone's picture before its top card was laid (``find_in_view``); ``detail``: a larger picture
+    of the same moment to cut the card out of (``ZonePixels.of_frame``)."""
     t, _ = _zone_transform(zone)
-    view = find_in_view(zone_pixels(frame, pose, zone, frame_half), zone, gains, empty, before)
+    view = find_in_view(zone_pixels(frame, pose, zone, frame_half, detail), zone, gains, empty, before)
     if view.rect_px is not None:
         back = np.linalg.inv(t @ pose.frame_to_mm)
         view.corners = cv2.perspectiveTransform(view.rect_px.reshape(-1, 1, 2), back).reshape(4, 2)

@@ -24,7 +24,7 @@ from companion.game.variants import Variant
 from .classifier import Classifier, Profile
 from .labels import LABELS
 from .teach import Stopped
-from .watcher import Watcher
+from .watcher import Detail, Watcher
 
 ZONE = "play"
 # A lesson looks closer than a game: the same card laid again a little elsewhere (a retake) changes
@@ -183,9 +183,10 @@ class GuidedSession:
         self._lock = threading.RLock()
         self.listeners: list[Callable[[], None]] = []
 
-    def feed(self, frame: np.ndarray, now: float) -> str | None:
-        """One camera frame; the kind captured from it, if any."""
-        settled = self.watcher.settled(frame, now)
+    def feed(self, frame: np.ndarray, now: float, detail: Detail | None = None) -> str | None:
+        """One camera frame; the kind captured from it, if any. ``detail``: the camera's larger
+        picture of it, which a card is cut out of as the box reads one (``Watcher.settled``)."""
+        settled = self.watcher.settled(frame, now, detail)
         view = self.watcher.seen.get(ZONE)
         look = Look(bool(self.watcher.seen), view is not None and view.crop is not None)
         taken, changed = None, False

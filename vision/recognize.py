@@ -37,15 +37,17 @@ class FrameResult:
 
 
 def look_at_mat(detector: mat.MatDetector, frame: np.ndarray, pose: mat.MatPose | None = None,
-                before: dict[str, np.ndarray] | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+                before: dict[str, np.ndarray] | None = None,
+                detail: np.ndarray | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
     """The zones of a frame; ``pose`` skips finding the mat again (it does not move between frames);
-    ``before``: zones' pictures before their top cards were laid (``finder.find_in_view``)."""
+    ``before``: zones' pictures before their top cards were laid (``finder.find_in_view``);
+    ``detail``: a larger picture of the same moment to cut the cards out of (``finder.ZonePixels.of_frame``)."""
     pose = pose or detector.detect(frame)
     if pose is None:
         return None, {}
     gains, half = finder.white_gains(frame, pose), finder.half_size(frame)
     before = before or {}
-    return pose, {z: finder.look_at_zone(frame, pose, z, gains, frame_half=half, before=before.get(z))
+    return pose, {z: finder.look_at_zone(frame, pose, z, gains, frame_half=half, before=before.get(z), detail=detail)
                   for z in ZONE_NAMES}
 
 
@@ -65,13 +67,15 @@ class Recognizer:
             profile = Profile.load(profile) if profile else None
         return Recognizer(Classifier(profile=profile), zones=zones)
 
-    def look(self, frame: np.ndarray, pose: mat.MatPose | None = None,
-             before: dict[str, np.ndarray] | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
+    def look(self, frame: np.ndarray, pose: mat.MatPose | None = None, before: dict[str, np.ndarray] | None = None,
+             detail: np.ndarray | None = None) -> tuple[mat.MatPose | None, dict[str, finder.ZoneView]]:
         """The zones of a frame without classifying (cheap: the watcher calls it on every frame);
-        ``before``: zones' pictures before their top cards were laid."""
+        ``before``: zones' pictures before their top cards were laid; ``detail``: a larger picture
+        of the same moment to cut the cards out of (``look_at_mat``; zones drawn on a table
+        without the mat are cut out of the frame)."""
         if self.zones is not None:
             return self.zones.look(frame)
-        return look_at_mat(self.detector, frame, pose, before)
+        return look_at_mat(self.detector, frame, pose, before, detail)
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
         found = [(v, v.crop) for v in views.values() if v.crop is not None]
@@ -88,9 +92,11 @@ class Recognizer:
         g = self.classifier.classify_looks(crops)
         return CardSeen(views[0].zone, g.card, g.confidence, g.candidates, views[0].corners, g.probabilities)
 
-    def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None) -> FrameResult:
-        """``before``: zones' pictures before their top cards were laid (``look``)."""
-        pose, views = self.look(frame, before=before)
+    def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None,
+                detail: np.ndarray | None = None) -> FrameResult:
+        """``before``: zones' pictures before their top cards were laid; ``detail``: a larger
+        picture of the same moment to cut the cards out of (``look``)."""
+        pose, views = self.look(frame, before=before, detail=detail)
         if pose is None:
             return FrameResult(False, self.on_table(frame))
         return FrameResult(True, self.classify(views), views)

@@ -10,7 +10,7 @@ uneven light, with glare, blur, sensor noise and JPEG artefacts.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import cv2
@@ -225,6 +225,7 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray, shadow: bool 
 
 
 SUPERSAMPLE = 2  # points gathered per pixel, each way: the mat's 3 px per mm into a frame's 1.2 to 2.6
+WATCHED = (1280, 720)  # the frame the box watches the table in; the mat is drawn finer for a larger one
 
 
 def camera_warp(img: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -258,14 +259,18 @@ class Camera:
     tilt_dir: float = 0.0    # which side the camera leans to (degrees)
     roll: float = 0.0        # rotation of the mat in the picture (degrees)
     fill: float = 0.8        # how much of the frame width the mat spans
-    size: tuple[int, int] = (1280, 720)
+    size: tuple[int, int] = WATCHED
     shift: tuple[float, float] = (0.0, 0.0)
 
     @staticmethod
-    def random(rng: np.random.Generator, max_tilt: float = 40.0, size: tuple[int, int] = (1280, 720)) -> Camera:
+    def random(rng: np.random.Generator, max_tilt: float = 40.0, size: tuple[int, int] = WATCHED) -> Camera:
         return Camera(tilt=float(rng.uniform(0, max_tilt)), tilt_dir=float(rng.uniform(0, 360)),
                       roll=float(rng.uniform(-180, 180)), fill=float(rng.uniform(0.55, 0.8)), size=size,
                       shift=(float(rng.uniform(-0.06, 0.06)), float(rng.uniform(-0.06, 0.06))))
+
+    def larger(self, scale: float) -> Camera:
+        """The same camera giving a frame ``scale`` times as large each way (a sensor's larger stream)."""
+        return replace(self, size=(int(round(self.size[0] * scale)), int(round(self.size[1] * scale))))
 
     def homography(self) -> np.ndarray:
         """Mat millimetres → frame pixels, from a pinhole camera above the mat."""
@@ -342,6 +347,12 @@ def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.nda
     return np.clip(base + grain, 0, 255).astype(np.uint8)
 
 
+def plane_ppm(camera: Camera) -> float:
+    """How finely the mat is drawn for ``camera``: ``PX_PER_MM`` for the watched frame, and as fine
+    against the pixels of a larger one (a sensor's larger mode shows the card with more pixels)."""
+    return PX_PER_MM * max(1.0, camera.size[0] / WATCHED[0])
+
+
 def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: int = 0,
                  printed_mat: bool = True) -> np.ndarray:
     """What the camera sees: the mat plane warped into the frame over a table, then the light.
@@ -353,8 +364,9 @@ def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: in
             corners = cv2.perspectiveTransform(p.corners_mm().reshape(-1, 1, 2), camera.homography())
             _paste(frame, p.face, corners.reshape(4, 2), shadow=p.zone is not None)
     if printed_mat:
-        plane = mat_plane(scene, rng)
-        hmg = camera.homography() @ np.diag([1 / PX_PER_MM, 1 / PX_PER_MM, 1.0])
+        ppm = plane_ppm(camera)
+        plane = mat_plane(scene, rng, ppm)
+        hmg = camera.homography() @ np.diag([1 / ppm, 1 / ppm, 1.0])
         warped = camera_warp(plane, hmg, camera.size)
         mask = cv2.warpPerspective(np.full(plane.shape[:2], 255, np.uint8), hmg, camera.size)
         frame[mask > 127] = warped[mask > 127]

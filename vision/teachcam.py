@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.game.camera import Detailed
 from companion.game.cards import SUIT_NAMES
 from companion.game.variants import VariantError, parse_variant
 
@@ -85,6 +86,7 @@ def _lesson(session: GuidedSession, source: Any, period: float, no_mat: float, a
     """Ask for every kind in turn until each is taken and kept; ``no_mat`` seconds without the mat in
     view end the lesson (the camera looks elsewhere)."""
     lesson = session.lesson
+    detail = source.detail if isinstance(source, Detailed) else None
     shown = ""
     mat_seen = time.monotonic()
     while not lesson.complete:
@@ -93,7 +95,7 @@ def _lesson(session: GuidedSession, source: Any, period: float, no_mat: float, a
             frame = source.read()
         except CameraError as e:
             raise Stop(f"the camera stopped: {e}") from None
-        taken = session.feed(frame, started)
+        taken = session.feed(frame, started, detail)
         if session.look.mat:
             mat_seen = started
         elif started - mat_seen > no_mat:

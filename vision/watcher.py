@@ -16,6 +16,7 @@ the piles a watcher finds when it starts during a game, which were told before i
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +30,8 @@ from .classifier import Profile
 from .finder import CARD_AREA, PPM, ZoneView
 from .recognize import CardSeen, Recognizer
 from .tablezones import TableZones
+
+Detail = Callable[[], "np.ndarray | None"]  # the camera's larger picture of the frame just read, if it has one
 
 STILL = 0.01       # share of a zone's picture that may change between frames while it is still
 CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again
@@ -146,9 +149,10 @@ class Watcher:
     _pose: Any = None
     _pose_at: float = float("-inf")
 
-    def feed(self, frame: np.ndarray, now: float) -> list[CameraEvent]:
-        settled = self.settled(frame, now)
-        events = self._look_again(frame)
+    def feed(self, frame: np.ndarray, now: float, detail: Detail | None = None) -> list[CameraEvent]:
+        """``detail``: the camera's larger picture of this moment, made when asked for (``settled``)."""
+        settled = self.settled(frame, now, detail)
+        events = self._look_again(frame, detail)
         if not settled:
             return events
         seen = {c.zone: c for c in self.recognizer.classify(settled)}
@@ -182,16 +186,19 @@ class Watcher:
         ``grown``: the profile was grown from this game's cards (``Classifier.use``)."""
         self.recognizer.classifier.use(profile, grown)
 
-    def _look_again(self, frame: np.ndarray) -> list[CameraEvent]:
-        """One more look at each zone whose card was read unsurely, cut out against the same pile;
-        the card is told once ``looks`` frames are read, or at once when the zone stirs."""
+    def _look_again(self, frame: np.ndarray, detail: Detail | None) -> list[CameraEvent]:
+        """One more look at each zone whose card was read unsurely, cut out against the same pile
+        (and out of the larger picture, as its first look was); the card is told once ``looks``
+        frames are read, or at once when the zone stirs."""
         events: list[CameraEvent] = []
         for name, unsure in list(self.unsure.items()):
             z = self.zones[name]
             if z.still_since is not None and self._pose is not None:
                 views = self.seen  # this frame's, as ``settled`` looked at it
-                if z.cut_before is not None:
-                    _, views = self.recognizer.look(frame, self._pose, {name: z.cut_before})
+                sharp = detail() if detail is not None else None
+                if z.cut_before is not None or sharp is not None:
+                    before = None if z.cut_before is None else {name: z.cut_before}
+                    _, views = self.recognizer.look(frame, self._pose, before, sharp)
                 if name in views:
                     unsure.views.append(views[name])
                 unsure.looked += 1
@@ -201,10 +208,12 @@ class Watcher:
             events.extend(self._judge(name, unsure.views[0], z, self.recognizer.classify_looks(unsure.views)))
         return events
 
-    def settled(self, frame: np.ndarray, now: float) -> dict[str, ZoneView]:
+    def settled(self, frame: np.ndarray, now: float, detail: Detail | None = None) -> dict[str, ZoneView]:
         """The zones that came to rest with a picture unlike the one last judged, each taken as
         judged now (what to make of them is the caller's: a play, or a card being taught).
-        ``seen`` keeps every zone as this frame shows it (empty while the mat is out of view)."""
+        ``seen`` keeps every zone as this frame shows it (empty while the mat is out of view).
+        ``detail``: makes the camera's larger picture of this moment, which the cards of the zones
+        come to rest are cut out of (made only then: most frames judge nothing)."""
         fresh = self._pose is None or now - self._pose_at >= self.redetect
         pose, views = self.recognizer.look(frame, None if fresh else self._pose)
         self.seen = views
@@ -243,9 +252,11 @@ class Watcher:
                 before[name] = z.before
             z.cut_before, z.before = before.get(name), view.image
             settled[name] = view
-        if before:  # look again at the zones that got a card, knowing the pile it was laid on
-            _, again = self.recognizer.look(frame, self._pose, before)
-            cut = {name: again[name] for name in before if name in again}
+        carded = any(view.crop is not None for view in settled.values())
+        sharp = detail() if detail is not None and carded else None
+        if before or sharp is not None:  # look again at the zones that got a card, knowing the pile it was laid on
+            _, again = self.recognizer.look(frame, self._pose, before, sharp)
+            cut = {name: again[name] for name in (before if sharp is None else settled) if name in again}
             settled.update(cut)
             self.seen = {**views, **cut}
         for name, view in settled.items():

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.game.camera import Detailed
+
 from .config import Config, ConfigError, load_config
 from .recognition import CameraFault, one_line
 
@@ -123,6 +125,7 @@ def camera(config: Config, machine: Machine) -> Check:
             source = open_camera(spec)
             try:
                 got.append(source.read())
+                got.append(source.detail() if isinstance(source, Detailed) else None)
             finally:
                 source.close()
         except Exception as e:
@@ -137,9 +140,15 @@ def camera(config: Config, machine: Machine) -> Check:
     if isinstance(got[0], Exception):
         hint = f"; {STOP_FIRST}" if not spec.startswith("folder:") else ""
         return Check("camera", False, f"{one_line(got[0])}{hint}")
-    shape: tuple[int, ...] = getattr(got[0], "shape", ())
-    size = f"{shape[1]}x{shape[0]} " if len(shape) >= 2 else ""
-    return Check("camera", True, f"{spec} gives {size}frames")
+    return Check("camera", True, f"{spec} gives {_size(got[0])}frames"
+                                 + (f", and cuts the cards out of {_size(got[1])}pictures of them"
+                                    if len(got) > 1 and hasattr(got[1], "shape") else ""))
+
+
+def _size(picture: Any) -> str:
+    """"W x H " of an image, or nothing when it has no shape."""
+    shape: tuple[int, ...] = getattr(picture, "shape", ())
+    return f"{shape[1]}x{shape[0]} " if len(shape) >= 2 else ""
 
 
 def _emulated(config: Config) -> bool:

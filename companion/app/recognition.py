@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.camera import CameraEvent, CardPlaced, Source, Watcher
+from companion.game.camera import CameraEvent, CardPlaced, Detailed, Source, Watcher
 from companion.game.reading import SURE, Reading, weigh
 from companion.game.table import CommandError, Table
 
@@ -83,7 +83,7 @@ class CameraService:
         self._watcher: Watcher | None = None
         self.frames = 0
         self._thread: threading.Thread | None = None
-        self._borrowed: Callable[[Any, float], Any] | None = None
+        self._borrowed: Callable[[Any, float, Callable[[], Any] | None], Any] | None = None
         self._rebuild = False
         self._quiet_until = float("-inf")
         self._update: Callable[[Watcher], None] | None = None
@@ -115,9 +115,9 @@ class CameraService:
         """False once the thread has ended: stopped, or nothing left to do (no camera configured)."""
         return self._thread is not None and self._thread.is_alive()
 
-    def pause(self, feed: Callable[[Any, float], Any]) -> None:
-        """Judge no card: give each frame to ``feed(frame, now)`` instead (a deck being taught lies
-        in PLAY, and none of its cards is a play)."""
+    def pause(self, feed: Callable[[Any, float, Callable[[], Any] | None], Any]) -> None:
+        """Judge no card: give each frame to ``feed(frame, now, detail)`` instead (a deck being
+        taught lies in PLAY, and none of its cards is a play; ``detail`` as ``Watcher.feed``'s)."""
         self._borrowed = feed
 
     def resume(self, make_watcher: Callable[[], Watcher] | None = None) -> None:
@@ -249,6 +249,7 @@ class CameraService:
         self.state = state
 
     def _read(self, source: Source, watcher: Watcher) -> None:
+        detail = source.detail if isinstance(source, Detailed) else None
         while not self._stop.is_set():
             started = self._clock()
             frame = source.read()
@@ -258,7 +259,7 @@ class CameraService:
                 self.state = CameraState("ok")
             borrowed = self._borrowed
             if borrowed is not None:
-                borrowed(frame, started)
+                borrowed(frame, started, detail)
             else:
                 if self._rebuild:
                     watcher = self._make_watcher()
@@ -268,7 +269,7 @@ class CameraService:
                 if update is not None:
                     update(watcher)
                 self._tell_known(watcher)
-                events = watcher.feed(frame, started)
+                events = watcher.feed(frame, started, detail)
                 if started >= self._quiet_until:
                     for event in events:
                         self.handle(event)

@@ -190,13 +190,14 @@ class Teacher:
             raise TeachError(NOT_TEACHING, "no deck is being taught now: start teaching first")
         return s
 
-    def _feed(self, frame: Any, now: float) -> None:
-        """A camera frame (camera thread): whatever goes wrong here is logged, never a camera fault."""
+    def _feed(self, frame: Any, now: float, detail: Callable[[], Any] | None = None) -> None:
+        """A camera frame (camera thread), and the camera's larger picture of it when it has one:
+        whatever goes wrong here is logged, never a camera fault."""
         s = self.session
         if s is None or self.progress is not None:
             return
         try:
-            s.feed(frame, now)
+            s.feed(frame, now, detail)
         except Exception as e:  # a frame the finder cannot use must not stop the camera
             log.warning("teaching: a frame could not be used: %s", one_line(e))
 

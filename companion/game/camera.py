@@ -6,8 +6,9 @@ a real camera, a recorded folder of frames or a test without the wiring knowing 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,19 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
-class Watcher(Protocol):
-    """Turns a stream of frames into events, once per card laid."""
+@runtime_checkable
+class Detailed(Protocol):
+    """A source that also has a larger picture of the frame it read last (a camera's larger stream)."""
 
-    def feed(self, frame: Any, now: float) -> list[CameraEvent]: ...
+    def detail(self) -> Any:
+        """That picture, made when asked for (None if there is none now)."""
+
+
+class Watcher(Protocol):
+    """Turns a stream of frames into events, once per card laid. ``detail``: the source's
+    ``Detailed.detail`` when it has one, for the watcher to ask for when it reads a card."""
+
+    def feed(self, frame: Any, now: float, detail: Callable[[], Any] | None = None) -> list[CameraEvent]: ...
     def known(self, zone: str, card: str) -> None:
         """The game's record names the card now on top of ``zone``: a card laid on it is judged
         against that, not against how it was read, and a pile found there when the watcher starts

@@ -74,6 +74,23 @@ def test_a_working_box_is_all_ok(box_files, factory):
     assert code == 0 and text.endswith("all OK: the box works\n") and text.count("\nOK") == 7
 
 
+def test_the_camera_check_names_the_larger_picture_cards_are_cut_out_of(box_files, factory, monkeypatch):
+    """The Pi camera gives a larger picture beside its watched frames: the doctor says so."""
+    class TwoStreams:
+        def read(self):
+            return np.zeros((720, 1280, 3), np.uint8)
+
+        def detail(self):
+            return np.zeros((1296, 2304, 3), np.uint8)
+
+        def close(self):
+            pass
+    monkeypatch.setattr("companion.app.wiring.open_camera", lambda spec: TwoStreams())
+    check = by_part(examine(good_settings(box_files, free_port()), machine(box_files, factory)))["camera"]
+    assert check.ok
+    assert check.detail.endswith("gives 1280x720 frames, and cuts the cards out of 2304x1296 pictures of them")
+
+
 def test_the_command_exits_0_when_all_is_ok(box_files, monkeypatch, capsys):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero import Device

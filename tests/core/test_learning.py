@@ -172,7 +172,7 @@ class Watching:
     def __init__(self):
         self.profiles = []
 
-    def feed(self, frame, now):
+    def feed(self, frame, now, detail=None):
         return []
 
     def use_profile(self, profile):

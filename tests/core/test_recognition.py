@@ -15,7 +15,7 @@ class ScriptedWatcher:
         self.script = script
         self.named = []  # what the service said the game's record holds on each pile
 
-    def feed(self, frame, now):
+    def feed(self, frame, now, detail=None):
         return self.script.pop(frame, [])
 
     def known(self, zone, card):
@@ -93,6 +93,37 @@ def test_frames_flow_into_the_table():
     assert source.closed == 1
 
 
+class TwoStreams(FrameCounter):
+    """A camera with a larger picture of each frame (the Pi camera's larger stream)."""
+
+    def detail(self):
+        return ("larger", self.n)
+
+
+class Asking(ScriptedWatcher):
+    """Makes the larger picture on every frame, and keeps what it got."""
+
+    def __init__(self):
+        super().__init__({})
+        self.given = []
+
+    def feed(self, frame, now, detail=None):
+        self.given.append(detail() if detail is not None else None)
+        return []
+
+
+@pytest.mark.parametrize("source, larger", [(TwoStreams(), ("larger", 3)), (FrameCounter(), None)])
+def test_a_camera_with_a_larger_picture_lends_it_to_the_watcher(source, larger):
+    """The watcher is handed the camera's way to make the larger picture of the frame it was just
+    given (it cuts the cards out of it); a camera without one hands it nothing."""
+    watcher = Asking()
+    svc = CameraService(new_table(), lambda: source, lambda: watcher, fps=100)
+    svc.start()
+    wait(lambda: len(watcher.given) >= 3)
+    svc.stop()
+    assert watcher.given[2] == larger
+
+
 def test_the_watcher_hears_the_card_the_record_names_on_each_pile():
     """A card misread and corrected on the page, or answered at the OK prompt, is the card now on
     its pile: the watcher judges the next card laid there against it. A card entered by hand lies
@@ -146,7 +177,7 @@ def test_a_watcher_that_starts_during_a_game_hears_what_lies_on_the_piles_before
     calls = []
 
     class Recording:
-        def feed(self, frame, now):
+        def feed(self, frame, now, detail=None):
             calls.append("frame")
             return []
 

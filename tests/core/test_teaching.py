@@ -42,7 +42,7 @@ class Frames:
 class Scripted:
     """A watcher that reports a sure r1 in PLAY on every frame (a card lying there)."""
 
-    def feed(self, frame, now):
+    def feed(self, frame, now, detail=None):
         return [CardPlaced("play", "r1", 0.99, ())]
 
     def known(self, zone, card):
@@ -55,7 +55,7 @@ def test_a_paused_camera_judges_nothing_and_after_resuming_ignores_what_lay_ther
     table.new_game(3, "base")
     seen = []
     svc = CameraService(table, Frames, Scripted, fps=100)
-    svc.pause(lambda frame, now: seen.append(frame))
+    svc.pause(lambda frame, now, detail: seen.append(frame))
     svc.start()
     try:
         wait(lambda: len(seen) > 20)

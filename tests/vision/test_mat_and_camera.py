@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from vision import mat, synth
 from vision.camera import CameraError, FolderSource, OpenCVSource, Picamera2Source, open_source
+from vision.recognize import Recognizer
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -22,6 +23,46 @@ def test_mat_round_trip_homography_error_under_2px(seed):
     truth = cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), cam.homography()).reshape(-1, 2)
     err = np.linalg.norm(pose.to_frame(pts) - truth, axis=1)
     assert err.max() < 2.0
+
+
+def _frame_px_per_mm(camera: synth.Camera) -> float:
+    """How many of the frame's pixels a millimetre of the mat's middle spans."""
+    middle = np.float32([[[mat.MAT_W_MM / 2, mat.MAT_H_MM / 2]], [[mat.MAT_W_MM / 2 + 1, mat.MAT_H_MM / 2]]])
+    a, b = cv2.perspectiveTransform(middle, camera.homography()).reshape(2, 2)
+    return float(np.linalg.norm(b - a))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), scale=st.floats(1.0, 2.5))
+def test_a_larger_frame_is_drawn_from_a_mat_as_fine_against_its_pixels(seed, scale):
+    """A camera's larger stream (the Pi camera's 2304x1296 is 1.8 times the watched 1280x720 each
+    way) shows the cards with more pixels, not the smaller frame enlarged: the mat is drawn with as
+    many px per mm for each of the frame's pixels as it is for the watched frame."""
+    camera = synth.Camera.random(np.random.default_rng(seed))
+    watched = synth.plane_ppm(camera) / _frame_px_per_mm(camera)
+    larger = camera.larger(scale)
+    assert synth.plane_ppm(larger) / _frame_px_per_mm(larger) == pytest.approx(watched, rel=1e-3)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_card_cut_out_of_the_larger_picture_is_the_card_found_in_the_frame(seed):
+    """The card is found in the watched frame and cut out of the camera's larger picture of the same
+    moment: the two cuts show the same card in the same place, the larger one's the sharper."""
+    rng = np.random.default_rng(seed)
+    scene = synth.Scene([synth.lay("g4", "play", synth.CardDesign.from_seed(seed), rng)])
+    camera, light = synth.Camera.random(rng, max_tilt=40), synth.Light(noise=2, jpeg=None, blur=0.8)
+    frame = synth.render_frame(scene, camera, light, seed)
+    larger = synth.render_frame(scene, camera.larger(1.8), light, seed)
+    reader = Recognizer()
+    _, plain = reader.look(frame)
+    _, cut = reader.look(frame, detail=larger)
+    assert np.allclose(plain["play"].corners, cut["play"].corners)  # found in the frame either way
+    a, b = (cv2.GaussianBlur(v["play"].crop, (0, 0), 2).astype(np.float32) for v in (plain, cut))
+    assert np.abs(a - b).mean() < 4  # the same card in the same place: a pixel off in the frame gives 3 to 6
+
+    def sharpness(crop):
+        return cv2.Laplacian(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var()
+    assert sharpness(cut["play"].crop) > 1.3 * sharpness(plain["play"].crop)
 
 
 def test_simulated_light_leaves_frames_uncompressed_as_the_pi_camera_gives_them():
@@ -86,14 +127,37 @@ def test_mat_files(tmp_path, companion_cmd):
     assert p.returncode == 1 and ".pdf or .png" in p.stderr and "Traceback" not in p.stderr
 
 
+def _blue(size) -> np.ndarray:
+    frame = np.zeros((size[1], size[0], 3), np.uint8)
+    frame[..., 0] = 200  # blue in memory: RGB888 in libcamera's naming
+    return frame
+
+
+class FakeRequest:
+    """One moment's buffers: the main stream as RGB888, the small one as planar YUV420."""
+
+    def __init__(self, config, released):
+        self.config, self.released = config, released
+
+    def make_array(self, name):
+        assert self not in self.released, "a buffer used after it was handed back"
+        size = self.config[name]["size"]
+        if self.config[name]["format"] == "YUV420":
+            return cv2.cvtColor(_blue(size), cv2.COLOR_BGR2YUV_I420)
+        return np.dstack([_blue(size), np.full((size[1], size[0]), 255, np.uint8)])  # a fourth byte, as XRGB
+
+    def release(self):
+        self.released.append(self)
+
+
 class FakePicamera2:
-    """Gives frames the way Picamera2 does for format RGB888: blue, green, red in memory."""
+    """Gives frames the way Picamera2 does: RGB888 is blue, green, red in memory; YUV420 is planar."""
 
     def __init__(self):
-        self.config = None
+        self.config, self.released, self.requests = None, [], []
 
-    def create_video_configuration(self, main):
-        return {"main": main}
+    def create_video_configuration(self, main, lores=None):
+        return {"main": main, **({"lores": lores} if lores else {})}
 
     def configure(self, config):
         self.config = config
@@ -102,9 +166,11 @@ class FakePicamera2:
         pass
 
     def capture_array(self, name):
-        frame = np.zeros((4, 4, 3), np.uint8)
-        frame[..., 0] = 200  # blue in memory
-        return frame
+        return _blue(self.config[name]["size"])
+
+    def capture_request(self):
+        self.requests.append(FakeRequest(self.config, self.released))
+        return self.requests[-1]
 
     def stop(self):
         pass
@@ -113,14 +179,51 @@ class FakePicamera2:
         pass
 
 
+def _is_blue(frame) -> bool:
+    """OpenCV reads index 0 as blue: a pure blue scene must stay blue."""
+    return bool(abs(int(cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)[0, 0, 0]) - 120) <= 1)
+
+
 def test_picamera2_gives_bgr_frames_in_opencv_order():
     fake = FakePicamera2()
-    src = Picamera2Source(factory=lambda: fake)
+    src = Picamera2Source(factory=lambda: fake, detail=None)
     frame = src.read()
-    assert fake.config["main"]["format"] == "RGB888"
-    # OpenCV reads index 0 as blue: a pure blue scene must stay blue
-    assert cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)[0, 0, 0] == 120
+    assert fake.config["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert frame.shape == (720, 1280, 3) and _is_blue(frame)
+    assert src.detail() is None
     src.close()
+
+
+def test_picamera2_watches_its_small_stream_and_cuts_cards_from_its_larger_one():
+    """Two streams of each moment: the watched 1280x720 frames from the ISP's small YUV stream, and
+    the larger picture made only when asked for, from the same request; each request is handed
+    back once the next frame is read, so the camera never runs out of buffers."""
+    fake = FakePicamera2()
+    src = Picamera2Source(factory=lambda: fake)
+    assert fake.config["main"] == {"size": (2304, 1296), "format": "RGB888"}
+    assert fake.config["lores"] == {"size": (1280, 720), "format": "YUV420"}
+    first = src.read()
+    assert first.shape == (720, 1280, 3) and _is_blue(first)
+    larger = src.detail()
+    assert larger.shape == (1296, 2304, 3) and larger.flags.c_contiguous and _is_blue(larger)
+    src.read()
+    assert fake.released == fake.requests[:1]  # the first moment's buffers went back
+    assert src.detail().shape == (1296, 2304, 3)
+    src.close()
+    assert fake.released == fake.requests
+
+
+def test_picamera2_without_memory_for_its_larger_stream_watches_alone():
+    """A camera that cannot give the larger stream too (too little camera memory) still watches."""
+    class Small(FakePicamera2):
+        def configure(self, config):
+            if "lores" in config:
+                raise RuntimeError("Failed to allocate buffers")
+            super().configure(config)
+    fake = Small()
+    src = Picamera2Source(factory=lambda: fake)
+    assert fake.config == {"main": {"size": (1280, 720), "format": "RGB888"}}
+    assert _is_blue(src.read()) and src.detail() is None
 
 
 def test_picamera2_missing_is_a_clear_error():

@@ -281,3 +281,33 @@ def test_cards_laid_tidily_on_a_like_card_are_each_announced_once():
     assert spurious == []
     assert [len(events) for events in announced] == [1] * len(kinds)
     assert sum(events[0].card == kind for events, kind in zip(announced, kinds, strict=True)) >= len(kinds) - 2
+
+
+def _sharpness(picture) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(picture, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+
+def test_a_card_come_to_rest_is_cut_out_of_the_cameras_larger_picture(watcher_factory):
+    """The Pi camera gives a larger picture of each moment beside the watched frame. The watcher
+    asks for it only when a card comes to rest (making it costs, and most frames judge nothing),
+    and the card it tells is cut out of it: sharper than the same card cut out of the frame."""
+    told = {larger: _laid_and_told(watcher_factory(), larger) for larger in (False, True)}
+    assert told[False][1] == 0 and told[True][1] == 1  # made once, as the card came to rest: not on every frame
+    assert _sharpness(told[True][0]) > 1.5 * _sharpness(told[False][0])
+
+
+def _laid_and_told(w, larger: bool):
+    """A white 3 laid in PLAY: the picture the watcher tells it with, and how often it had the
+    camera's larger picture made (``larger``: the camera has one)."""
+    table, asked, events = Table(seed=4, design=12), [], []
+
+    def detail():
+        asked.append(table.n)
+        return table.detail()
+    for i in range(8):
+        if i == 3:
+            table.lay("w3", "play")
+        events += w.feed(table.frame(), i / FPS, detail if larger else None)
+    placed = [e for e in events if isinstance(e, CardPlaced)]
+    assert [(e.zone, e.card) for e in placed] == [("play", "w3")]
+    return placed[0].picture, len(asked)
