@@ -221,6 +221,7 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
     kind was never taken. ``detail``: the camera's larger picture, this many times the frame's size,
     which the watcher cuts the cards out of."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
+    larger = None if detail is None else camera.larger(detail)
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
     for _ in range(2 * len(LABELS)):
@@ -235,12 +236,9 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
             scene.hand_zone, scene.hand_seed = ("play" if k < HAND_FRAMES else None), len(scene.cards)
             n += 1
             lit = dataclasses.replace(light, noise_seed=n)
-            raw = dataclasses.replace(lit, jpeg=None)
-            larger = camera.larger(detail or 1.0)  # the larger picture raw, as the Pi camera gives it
-
-            def picture(larger: synth.Camera = larger, raw: synth.Light = raw) -> np.ndarray:
-                return synth.render_frame(scene, larger, raw, 0)
-            session.feed(synth.render_frame(scene, camera, lit, 0), t, None if detail is None else picture)
+            raw = dataclasses.replace(lit, jpeg=None)  # the larger picture as the Pi camera gives it
+            session.feed(synth.render_frame(scene, camera, lit, 0), t,
+                         None if larger is None else functools.partial(synth.render_frame, scene, larger, raw, 0))
             t += 0.1
     try:
         return Profile(session.finish())

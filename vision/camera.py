@@ -103,7 +103,7 @@ class Picamera2Source:
 class OpenCVSource:
     """A USB webcam (an index like 0) or a video file, through OpenCV."""
 
-    def __init__(self, target: int | str, size: tuple[int, int] | None = (1280, 720),
+    def __init__(self, target: int | str, size: tuple[int, int] | None = WATCHED,
                  capture: Callable[[Any], Any] = cv2.VideoCapture):
         self.target = target
         self._cap = capture(target)

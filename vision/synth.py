@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from . import mat
+from .camera import WATCHED
 
 CARD_PX = (176, 272)  # canonical face image (w, h): 4 px per mm of a 44 x 68 mm card
 SUIT_BGR = {"r": (45, 45, 215), "y": (40, 205, 235), "g": (60, 165, 45), "b": (210, 120, 35),
@@ -225,7 +226,6 @@ def _paste(img: np.ndarray, face: np.ndarray, corners: np.ndarray, shadow: bool 
 
 
 SUPERSAMPLE = 2  # points gathered per pixel, each way: the mat's 3 px per mm into a frame's 1.2 to 2.6
-WATCHED = (1280, 720)  # the frame the box watches the table in; the mat is drawn finer for a larger one
 
 
 def camera_warp(img: np.ndarray, m: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -348,8 +348,9 @@ def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.nda
 
 
 def plane_ppm(camera: Camera) -> float:
-    """How finely the mat is drawn for ``camera``: ``PX_PER_MM`` for the watched frame, and as fine
-    against the pixels of a larger one (a sensor's larger mode shows the card with more pixels)."""
+    """How finely the mat is drawn for ``camera``: ``PX_PER_MM`` for the watched frame (``WATCHED``),
+    and as fine against the pixels of a larger one (a sensor's larger mode shows the card with more
+    pixels)."""
     return PX_PER_MM * max(1.0, camera.size[0] / WATCHED[0])
 
 

@@ -16,6 +16,7 @@ the piles a watcher finds when it starts during a game, which were told before i
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -150,7 +151,10 @@ class Watcher:
     _pose_at: float = float("-inf")
 
     def feed(self, frame: np.ndarray, now: float, detail: Detail | None = None) -> list[CameraEvent]:
-        """``detail``: the camera's larger picture of this moment, made when asked for (``settled``)."""
+        """``detail``: the camera's larger picture of this moment, made when asked for (``settled``),
+        at most once: the zones come to rest and those looked at again are cut out of the same one."""
+        if detail is not None:
+            detail = functools.cache(detail)
         settled = self.settled(frame, now, detail)
         events = self._look_again(frame, detail)
         if not settled:
