@@ -2,11 +2,14 @@
 cards untaught, at its highest while a first game's deck grows card by card (35 cards; its own
 networks describe each card's altered copies), while a deck of 35 kinds is taught (the fit loads
 networks of its own and describes 6,000 altered copies; learning a deck after a game fits the same
-way), and while reading with the taught profile. The frames and photos are drawn here and handed to a fresh process
-that allocates as the box does (``companion.app.memory.keep_level``), so drawing them is not counted.
+way), and while reading with the taught profile. Each card is cut out of a 2304x1296 picture of
+the moment, as the Pi camera gives one beside each frame (9 MB each, made one at a time). The
+frames and photos are drawn here and handed to a fresh process that allocates as the box does
+(``companion.app.memory.keep_level``), so drawing them is not counted.
 Usage: python bench/bench_memory.py [--family sepia-print] [--deck 94000]"""
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import subprocess
@@ -23,6 +26,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 FRAMES = 20
+DETAIL = 1.8  # the Pi camera's larger picture, 2304x1296, against the 1280x720 frame
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
@@ -38,16 +42,19 @@ def resident() -> tuple[float, float]:
 
 
 def draw(folder: str, family: str, deck_seed: int) -> None:
-    """Frames of four cards of the deck, and one photo of each kind on the mat (``bench_vision.teach``)."""
+    """Frames of four cards of the deck, each with its larger picture, and one photo of each kind on
+    the mat (``bench_vision.teach``)."""
     from bench_vision import teach
 
     from vision import designs, synth
     rng = np.random.default_rng(5)
     deck = designs.design(family, deck_seed)
-    frames = [synth.render_frame(synth.random_scene(rng, deck, cards=["r1", "b3", "g2", "w4"]),
-                                 synth.Camera.random(rng), synth.Light.random(rng), i) for i in range(FRAMES)]
-    for i, frame in enumerate(frames):
-        cv2.imwrite(os.path.join(folder, f"frame-{i}.png"), frame)
+    for i in range(FRAMES):
+        scene = synth.random_scene(rng, deck, cards=["r1", "b3", "g2", "w4"])
+        camera, light = synth.Camera.random(rng), synth.Light.random(rng)
+        cv2.imwrite(os.path.join(folder, f"frame-{i}.png"), synth.render_frame(scene, camera, light, i))
+        cv2.imwrite(os.path.join(folder, f"detail-{i}.png"),
+                    synth.render_frame(scene, camera.larger(DETAIL), dataclasses.replace(light, jpeg=None), i))
     teach(deck, rng).save(os.path.join(folder, "lesson.npz"))
 
 
@@ -78,14 +85,15 @@ def measure(folder: str) -> dict[str, tuple[float, float]]:
     from vision.recognize import Recognizer
     memory.keep_level()
 
-    def frame(i: int) -> np.ndarray:  # read one at a time: twenty frames would take 55 MB
-        return cv2.imread(os.path.join(folder, f"frame-{i % FRAMES}.png"))
+    def read(i: int) -> None:  # one frame at a time: twenty would take 55 MB, their larger pictures 180
+        frame = cv2.imread(os.path.join(folder, f"frame-{i % FRAMES}.png"))
+        rec.analyse(frame, detail=cv2.imread(os.path.join(folder, f"detail-{i % FRAMES}.png")))
     out = {}
     rec = Recognizer()
     rec.analyse(np.zeros((720, 1280, 3), np.uint8))
     out["loaded"] = resident()
     for i in range(FRAMES):
-        rec.analyse(frame(i))
+        read(i)
     out["reading"] = resident()
     lesson = Profile.load(os.path.join(folder, "lesson.npz")).crops
     # a first game of a deck the box has no profile of: its deck grows card by card (the lesson's
@@ -97,7 +105,7 @@ def measure(folder: str) -> dict[str, tuple[float, float]]:
             grown = deck.update(dict(named))
             if grown is not None:
                 rec.classifier.use(grown, grown=True)
-            rec.analyse(frame(place))
+            read(place)
     out["a first game's deck, highest"] = (peak[0], peak[1])
     del deck, grown
     rec.classifier.use(None)
@@ -109,7 +117,7 @@ def measure(folder: str) -> dict[str, tuple[float, float]]:
     out["taught"] = resident()
     rec.classifier.use(Profile.load(path))
     for i in range(FRAMES):
-        rec.analyse(frame(i))
+        read(i)
     out["reading taught"] = resident()
     return out
 
