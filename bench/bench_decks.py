@@ -221,7 +221,6 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
     kind was never taken. ``detail``: the camera's larger picture, this many times the frame's size,
     which the watcher cuts the cards out of."""
     camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
-    larger = None if detail is None else camera.larger(detail)
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
     for _ in range(2 * len(LABELS)):
@@ -236,9 +235,8 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
             scene.hand_zone, scene.hand_seed = ("play" if k < HAND_FRAMES else None), len(scene.cards)
             n += 1
             lit = dataclasses.replace(light, noise_seed=n)
-            raw = dataclasses.replace(lit, jpeg=None)  # the larger picture as the Pi camera gives it
             session.feed(synth.render_frame(scene, camera, lit, 0), t,
-                         None if larger is None else functools.partial(synth.render_frame, scene, larger, raw, 0))
+                         None if detail is None else functools.partial(synth.render_larger, scene, camera, lit, detail))
             t += 0.1
     try:
         return Profile(session.finish())
@@ -306,8 +304,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         if not jpeg:
             light = dataclasses.replace(light, jpeg=None)
         frame = synth.render_frame(scene, camera, light, k)
-        larger = (None if detail is None  # only the Pi camera gives one: uncompressed
-                  else synth.render_frame(scene, camera.larger(detail), dataclasses.replace(light, jpeg=None), k))
+        larger = None if detail is None else synth.render_larger(scene, camera, light, detail, k)
         before = None
         if watching:
             before = {z: v.image for z, v in plain.look(before_top_cards(scene, camera, light, k))[1].items()}

@@ -79,12 +79,12 @@ def main() -> None:
             deck = deck_of(family, args.first_deck + n // per_deck % args.decks, args.thin_type)
             scene = synth.random_scene(rng, deck, others=False)
             camera, light, background = synth.Camera.random(rng), synth.Light.random(rng), int(rng.integers(1 << 16))
-            raw = dataclasses.replace(light, jpeg=None)
             tops = {z: scene.top(z) for z in ("play", "discard")}
-            frame = synth.render_frame(scene, camera, raw if args.no_jpeg else light, background)
+            frame = synth.render_frame(scene, camera, dataclasses.replace(light, jpeg=None) if args.no_jpeg else light,
+                                       background)
             for scale, tally in tallies.items():
                 reader.classifier.new_game()  # each frame read alone, as a first card
-                detail = None if scale == 1.0 else synth.render_frame(scene, camera.larger(scale), raw, background)
+                detail = None if scale == 1.0 else synth.render_larger(scene, camera, light, scale, background)
                 result = reader.analyse(frame, detail=detail)
                 read = {c.zone: c for c in result.cards}
                 for zone, top in tops.items():

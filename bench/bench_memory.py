@@ -9,7 +9,6 @@ frames and photos are drawn here and handed to a fresh process that allocates as
 Usage: python bench/bench_memory.py [--family sepia-print] [--deck 94000]"""
 import argparse
 import contextlib
-import dataclasses
 import json
 import os
 import subprocess
@@ -26,7 +25,6 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 FRAMES = 20
-DETAIL = 1.8  # the Pi camera's larger picture, 2304x1296, against the 1280x720 frame
 
 
 def rss_mb(pid: int, field: str = "VmRSS") -> float:
@@ -47,14 +45,15 @@ def draw(folder: str, family: str, deck_seed: int) -> None:
     from bench_vision import teach
 
     from vision import designs, synth
+    from vision.camera import DETAIL, WATCHED
     rng = np.random.default_rng(5)
+    scale = DETAIL[0] / WATCHED[0]  # the Pi camera's larger picture against the watched frame
     deck = designs.design(family, deck_seed)
     for i in range(FRAMES):
         scene = synth.random_scene(rng, deck, cards=["r1", "b3", "g2", "w4"])
         camera, light = synth.Camera.random(rng), synth.Light.random(rng)
         cv2.imwrite(os.path.join(folder, f"frame-{i}.png"), synth.render_frame(scene, camera, light, i))
-        cv2.imwrite(os.path.join(folder, f"detail-{i}.png"),
-                    synth.render_frame(scene, camera.larger(DETAIL), dataclasses.replace(light, jpeg=None), i))
+        cv2.imwrite(os.path.join(folder, f"detail-{i}.png"), synth.render_larger(scene, camera, light, scale, i))
     teach(deck, rng).save(os.path.join(folder, "lesson.npz"))
 
 

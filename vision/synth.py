@@ -374,6 +374,12 @@ def render_frame(scene: Scene, camera: Camera, light: Light, background_seed: in
     return light.apply(frame)
 
 
+def render_larger(scene: Scene, camera: Camera, light: Light, scale: float, background_seed: int = 0) -> np.ndarray:
+    """The same moment in the camera's larger stream, ``scale`` times the frame's size each way:
+    uncompressed whatever ``light`` says, as only the Pi camera gives one."""
+    return render_frame(scene, camera.larger(scale), replace(light, jpeg=None), background_seed)
+
+
 def random_scene(rng: np.random.Generator, design: Design, cards: list[str] | None = None,
                  pile_max: int = 3, others: bool = True) -> Scene:
     """Piles in both zones (each may be empty), sometimes a stray card beside the mat zones."""

@@ -24,8 +24,7 @@ class Table:
 
     def detail(self, scale=1.8):
         """The last frame's moment as the Pi camera's larger stream shows it (other sensor noise)."""
-        raw = replace(self.light, noise_seed=1_000_000 + self.n, jpeg=None)  # as the Pi camera gives it
-        return synth.render_frame(self.scene, self.camera.larger(scale), raw, 0)
+        return synth.render_larger(self.scene, self.camera, replace(self.light, noise_seed=1_000_000 + self.n), scale)
 
     def lay(self, card, zone, pile=None):
         pile = sum(1 for p in self.scene.cards if p.zone == zone) if pile is None else pile
