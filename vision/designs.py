@@ -443,10 +443,15 @@ def _art(design: DeckDesign, suit: str, value: int, rng: np.random.Generator, im
                 _paint(img, mask, design, suit, rng)
 
 
+def corner_numeral(design: DeckDesign, value: int) -> np.ndarray:
+    """The value as the deck prints it in each corner (0-255 coverage, tightly cropped)."""
+    return numeral_mask(design.font, str(value), int(design.numeral_mm * PX_MM), design.style)
+
+
 def _corners(design: DeckDesign, suit: str, value: int, rng: np.random.Generator, img: np.ndarray) -> None:
     """The value in two or four corners, the lower ones upside down, each with its glyph."""
     w, h = CARD_PX
-    m = numeral_mask(design.font, str(value), int(design.numeral_mm * PX_MM), design.style)
+    m = corner_numeral(design, value)
     g = max(6, int(design.numeral_mm * PX_MM * 0.3))
     block = np.zeros((m.shape[0] + 2 * g + 4, max(m.shape[1], 2 * g + 2)), np.uint8)
     block[:m.shape[0], (block.shape[1] - m.shape[1]) // 2:][:, :m.shape[1]] = m

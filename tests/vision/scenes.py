@@ -4,6 +4,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision import synth
+from vision.camera import DETAIL, WATCHED
 
 
 class Table:
@@ -22,7 +23,7 @@ class Table:
         self.n += 1
         return synth.render_frame(self.scene, self.camera, replace(self.light, noise_seed=self.n), 0)
 
-    def detail(self, scale=1.8):
+    def detail(self, scale=DETAIL[0] / WATCHED[0]):
         """The last frame's moment as the Pi camera's larger stream shows it (other sensor noise)."""
         return synth.render_larger(self.scene, self.camera, replace(self.light, noise_seed=1_000_000 + self.n), scale)
 

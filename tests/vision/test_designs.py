@@ -64,8 +64,7 @@ def test_a_training_deck_draws_the_value_at_both_ends_of_the_card(family, seed, 
     end = len(face) // 4
     # a numeral's worth of pixels: half of this numeral's own, up to 150 (a light seven-segment 1
     # has about 125 in all)
-    numeral = designs.numeral_mask(deck.font, str(value), int(deck.numeral_mm * designs.PX_MM), deck.style)
-    least = min(150, (numeral > 127).sum() // 2)
+    least = min(150, (designs.corner_numeral(deck, value) > 127).sum() // 2)
     assert apart[:end].sum() > least and apart[-end:].sum() > least, (apart[:end].sum(), apart[-end:].sum(), least)
 
 
