@@ -420,7 +420,8 @@ def main() -> None:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
     print(file=sys.stderr)
-    typefaces = [len({designs.typeface(f) for f in designs.font_split(held)}) for held in (False, True)]
+    typefaces = [len({designs.typeface(f) for f in designs.font_split(held) if designs.prints_numerals(f)})
+                 for held in (False, True)]
     how = (("watching a game" if args.watching else "photos alone") + (", taught by the lesson" if args.guided else "")
            + (", no glare" if args.no_glare else "") + (", uncompressed" if args.no_jpeg else "")
            + (f", copies' seed {args.fit_seed}" if args.fit_seed else "")
@@ -444,6 +445,11 @@ def main() -> None:
               + ("" if args.no_teach else f"; {spread(r['by deck'], 'taught')}")
               + f"; wrong and sure {sure_wrong[0]}" + ("" if args.no_teach else f" / {sure_wrong[1]}")
               + f" of {r['piles']}")
+    if args.decks > 1:
+        print("each deck, piles read right untaught" + ("" if args.no_teach else " / taught") + " of its piles:")
+        for family, r in rows.items():
+            print(f"  {family:<20} " + ", ".join(f"{d.seed} {d.right}" + ("" if args.no_teach else f"/{d.right_taught}")
+                                                   + f" of {d.piles}" for d in r["by deck"]))
     for how, key in (("untaught", "confusions"), ("taught", "confusions taught")):
         if how == "taught" and args.no_teach:
             continue

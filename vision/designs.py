@@ -77,6 +77,26 @@ def font_split(held_out: bool) -> tuple[str, ...]:
     return mine + hershey
 
 
+# typefaces whose 1 to 5 are pictures (weather, little faces), not numerals, though distinct: a deck
+# that draws one prints the next typeface of its list instead. They stay in the lists, so every
+# other deck keeps the typeface it always had.
+PICTURES = ("dsegweather", "seggchan")
+
+
+def prints_numerals(font: str) -> bool:
+    """Whether the font's 1 to 5 are numerals, not pictures (``PICTURES``)."""
+    return not any(p in typeface(font) for p in PICTURES)
+
+
+def numeral_typeface(fonts: tuple[str, ...], i: int) -> str:
+    """The ``i``-th font of ``fonts``, or the first after it that prints numerals."""
+    for k in range(len(fonts)):
+        font = fonts[(i + k) % len(fonts)]
+        if prints_numerals(font):
+            return font
+    raise ValueError("no typeface that prints numerals")
+
+
 def typeface(path: str) -> str:
     """The typeface of a font file: its name up to the style (LiberationSans-BoldItalic.ttf →
     liberationsans)."""
@@ -528,7 +548,7 @@ def _common(rng: np.random.Generator, held_out: bool) -> dict:
     fonts = font_split(held_out)
     common = dict(border=str(rng.choice(["white", "black", "none"], p=[0.45, 0.3, 0.25])),
                   border_mm=float(rng.uniform(1.5, 4.0)), radius_mm=float(rng.choice([0.0, 2.0, 3.0, 4.0])),
-                  font=str(fonts[int(rng.integers(len(fonts)))]), numeral_mm=float(rng.uniform(8, 14)),
+                  font=numeral_typeface(fonts, int(rng.integers(len(fonts)))), numeral_mm=float(rng.uniform(8, 14)),
                   style=str(rng.choice(["fill", "fill", "italic", "bold", "outline"])),
                   corners=int(rng.choice([2, 4])),
                   glyph=str(rng.choice(["none", "star", "circle", "diamond", "flower"])),

@@ -235,3 +235,18 @@ def test_most_typefaces_wear_down_to_hairlines():
         return np.median([designs.stroke_width((designs.numeral_mask(f, t, 96, style) > 127).astype(np.uint8)) / 96
                           for f in fonts for t in "12345"])
     assert share("thin") <= 1.5 * designs.THIN_SHARE < share("fill")
+
+
+def test_a_deck_never_prints_a_typeface_whose_digits_are_pictures():
+    """A few font packages draw 1 to 5 as distinct pictures (weather, little faces): no printed edition
+    shows its values so, and no one could read such a deck. A deck that draws one prints the next
+    typeface of its list, and every other deck keeps its own."""
+    fonts = ("/f/Alpha-Regular.ttf", "/f/DSEGWeather.ttf", "/f/DSEG7SEGGCHAN-Regular.ttf", "/f/Beta-Bold.ttf",
+             "/f/DSEG7SEGGCHANMINI-Regular.ttf")
+    assert [designs.numeral_typeface(fonts, i) for i in range(len(fonts))] == [
+        "/f/Alpha-Regular.ttf", "/f/Beta-Bold.ttf", "/f/Beta-Bold.ttf", "/f/Beta-Bold.ttf", "/f/Alpha-Regular.ttf"]
+    with pytest.raises(ValueError):
+        designs.numeral_typeface(fonts[1:3], 0)
+    drawn = {designs.typeface(designs.design(family, seed).font)
+             for family in designs.HELD_OUT + designs.TUNING for seed in range(200)}
+    assert all(designs.prints_numerals(f) for f in drawn)
