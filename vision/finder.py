@@ -167,6 +167,7 @@ class ZonePixels:
     half: np.ndarray
     size: tuple[int, int]                                   # full size (w, h)
     region: Callable[[int, int, int, int], np.ndarray]      # full-size pixels of x0, y0, x1, y1
+    cut: Callable[[np.ndarray], np.ndarray] | None = None   # the card with corners ``box``, straight from the source
 
     @staticmethod
     def of_image(img: np.ndarray) -> ZonePixels:
@@ -190,13 +191,19 @@ class ZonePixels:
         def region(x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
             shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
             return cv2.warpPerspective(source, shift @ to_full, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-        return ZonePixels(half, size, region)
+
+        def cut(box: np.ndarray) -> np.ndarray:
+            return soften(cv2.warpPerspective(source, _to_crop(box) @ to_full, CROP, flags=cv2.INTER_LINEAR))
+        return ZonePixels(half, size, region, cut)
 
     def full(self) -> np.ndarray:
         return self.region(0, 0, *self.size)
 
     def crop(self, box: np.ndarray) -> np.ndarray:
-        """The card with corners ``box`` (full-size zone pixels), upright, from just its region."""
+        """The card with corners ``box`` (full-size zone pixels), upright: cut straight out of the
+        frame (or the larger picture) where there is one, else from just its region."""
+        if self.cut is not None:
+            return self.cut(box)
         x0, y0 = np.maximum(np.floor(box.min(0)).astype(int) - 2, 0)
         x1, y1 = np.minimum(np.ceil(box.max(0)).astype(int) + 3, self.size)
         return upright_crop(self.region(x0, y0, x1, y1), box - [x0, y0])
@@ -667,7 +674,26 @@ def upright_crop(img: np.ndarray, box: np.ndarray) -> np.ndarray:
     """The card with corners ``box`` at the crop's size, one point per pixel: the frame shows a card
     at about the crop's 1.5 px per mm (1.3 to 2.1), and a crop averaged from twice the size read
     thin numerals no better (the model card's *The crop's resolution, and the renderer's camera*)."""
+    return cv2.warpPerspective(img, _to_crop(box), CROP, flags=cv2.INTER_LINEAR)  # what INTER_AREA gave here too
+
+
+def _to_crop(box: np.ndarray) -> np.ndarray:
+    """The transform from the pixels ``box`` is given in to the upright crop's."""
     w, h = CROP
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    m = cv2.getPerspectiveTransform(np.asarray(box, np.float32), dst)
-    return cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR)  # what INTER_AREA gave here too
+    return cv2.getPerspectiveTransform(np.asarray(box, np.float32), dst)
+
+
+# A crop used to be cut in two warps: the frame's pixels into the zone's picture at 3 px per mm, and
+# that into the crop at 1.5. The networks and the doubt of a pale suit's ink learnt crops with the
+# second warp's blur, which a cut straight from the frame lacks: a linear interpolation at a random
+# phase between pixels half a crop pixel apart spreads a pixel by 1/24 of a crop pixel squared, a
+# three-tap kernel [a, 1 - 2a, a] with a = 1/48. Fitted on 240 cards of five families (from the frame
+# and from the larger picture), a = 0.025 brought the sharpness (the Laplacian's variance) within 3%
+# of the two warps' crops, where the unsoftened cut is 15% to 20% sharper.
+SOFTEN = np.array([0.025, 0.95, 0.025], np.float32)
+
+
+def soften(crop: np.ndarray) -> np.ndarray:
+    """A crop cut in one warp, blurred as a second warp would have blurred it (``SOFTEN``)."""
+    return cv2.sepFilter2D(crop, -1, SOFTEN, SOFTEN, borderType=cv2.BORDER_REPLICATE)
