@@ -5,6 +5,7 @@ by ``companion teach`` adds the deck's own model on top."""
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,13 +63,24 @@ def _shipped_model(name: str) -> Traversable:
     return model
 
 
+_SHARED: list[cv2.dnn.Net] = []
+_LOADING = threading.Lock()
+_FORWARD = threading.Lock()  # one forward pass at a time: the networks are shared by the process's threads
+
+
 def load_models() -> list[cv2.dnn.Net]:
-    """The shipped networks; ``cv2.dnn`` reads only real files, so one in a zip is unpacked first."""
-    nets = []
-    for name in MODEL_NAMES:
-        with resources.as_file(_shipped_model(name)) as path:
-            nets.append(_read_net(str(path)))
-    return nets
+    """The shipped networks, read once and shared by every classifier of the process (the camera's,
+    a game's growing deck's, a lesson's fit), so their weights and OpenCV's Winograd copies of them
+    take the memory once: 4 MB a set. ``cv2.dnn`` reads only real files, so one in a zip is
+    unpacked first."""
+    with _LOADING:
+        if not _SHARED:
+            nets = []
+            for name in MODEL_NAMES:
+                with resources.as_file(_shipped_model(name)) as path:
+                    nets.append(_read_net(str(path)))
+            _SHARED.extend(nets)
+        return list(_SHARED)
 
 
 def _read_net(path: str) -> cv2.dnn.Net:
@@ -339,9 +351,11 @@ class Classifier:
 
     @staticmethod
     def _read(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One network's suit and value log-probabilities per end, and its features per card."""
-        net.setInput(blob)
-        suit, value, features = net.forward(["suit", "value", "features"])
+        """One network's suit and value log-probabilities per end, and its features per card. The
+        networks are shared by the process's threads (``load_models``): one reads at a time."""
+        with _FORWARD:
+            net.setInput(blob)
+            suit, value, features = net.forward(["suit", "value", "features"])
         ends_read = len(blob)
         return (log_softmax(suit.reshape(ends_read, -1)), log_softmax(value.reshape(ends_read, -1)),
                 features.reshape(ends_read // 2, -1))

@@ -1,5 +1,7 @@
 """The reader's arithmetic: each card is read at both ends, and suit and value combine into the 35
 labels (``vision/labels.py``)."""
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -145,3 +147,19 @@ def test_each_ends_face_colour_counted_in_a_histogram_is_the_median_a_sort_gives
     sorted_out = np.stack([classifier._quantile(lab[..., c].astype(np.float32), 0.5) for c in range(3)], -1)
     counted = classifier._medians(lab)
     assert counted.dtype == np.float32 and np.array_equal(counted, sorted_out)
+
+
+def test_every_reader_of_a_process_shares_one_set_of_networks_and_threads_reading_at_once_read_alike():
+    # the camera's classifier, a game's growing deck and a lesson's fit read in threads of one
+    # process: one set of networks (and OpenCV's copies of their weights) serves them all, one
+    # forward pass at a time
+    first, second = classifier.Classifier(), classifier.Classifier()
+    assert len(first._nets) == len(classifier.MODEL_NAMES)
+    assert all(a is b for a, b in zip(first._nets, second._nets, strict=True))
+    rng = np.random.default_rng(7)
+    crops = [rng.integers(0, 256, (finder.CROP[1], finder.CROP[0], 3), np.uint8) for _ in range(6)]
+    alone = [first.describe([crop]) for crop in crops]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda crop: (first if crop[0, 0, 0] % 2 else second).describe([crop]), crops * 4))
+    for i, view in enumerate(together):
+        assert np.allclose(view, alone[i % len(crops)], atol=1e-5)
