@@ -51,7 +51,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from bench_vision import PHOTO_LIGHT, teach  # noqa: E402
 
-from vision import classifier, designs, synth  # noqa: E402
+from vision import camera, classifier, designs, synth  # noqa: E402
 from vision.classifier import Classifier, Profile  # noqa: E402
 from vision.finder import CROP  # noqa: E402
 from vision.guided import GuidedSession, TeachError  # noqa: E402
@@ -258,7 +258,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
                    fit_seed: int = 0, jpeg: bool = True, decks: int = DECKS, thin: bool = False,
-                   detail: float | None = None) -> dict[str, float]:
+                   detail: float | None = None, exposure: float | None = None) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
@@ -271,7 +271,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     deck of a family may be read far worse than the others. ``thin``: the decks' numerals in the
     thinnest training typefaces (``thin_typed``). ``detail``: each card cut out of the camera's
     larger picture of the moment, this many times the frame's size (the Pi camera's two streams),
-    and the deck taught from photos of that size."""
+    and the deck taught from photos of that size. ``exposure``: every frame's and photo's level
+    set by the Pi camera's exposure control at this exposure value (``synth.Light.exposure``)."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     found = asked = wrong = wrong_taught = 0
@@ -288,9 +289,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             deck = deck_of(family, tally.seed, thin)
             with_profile = None
             if taught:
-                profile = (teach_guided(deck, rng, plain, detail) if guided
-                           else teach(deck, rng, PHOTO_LIGHT if jpeg and detail is None  # the Pi camera's: raw
-                                      else dataclasses.replace(PHOTO_LIGHT, jpeg=None), detail))
+                photo = PHOTO_LIGHT if jpeg and detail is None else dataclasses.replace(PHOTO_LIGHT, jpeg=None)
+                profile = (teach_guided(deck, rng, plain, detail) if guided  # the Pi camera's: raw
+                           else teach(deck, rng, dataclasses.replace(photo, exposure=exposure), detail))
                 if profile is None:
                     raise SystemExit(f"the lesson of {family} deck {tally.seed} missed a card kind")
                 t = time.perf_counter()
@@ -303,6 +304,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             light = dataclasses.replace(light, glare=0.0)
         if not jpeg:
             light = dataclasses.replace(light, jpeg=None)
+        light = dataclasses.replace(light, exposure=exposure)
         frame = synth.render_frame(scene, camera, light, k)
         larger = None if detail is None else synth.render_larger(scene, camera, light, detail, k)
         before = None
@@ -396,6 +398,9 @@ def main() -> None:
     p.add_argument("--detail", type=float, metavar="SCALE",
                    help="cut each card out of the camera's larger picture of the moment, SCALE times the frame's "
                         "size (1.8: the Pi camera's 2304x1296 beside its 1280x720), and teach from such photos")
+    p.add_argument("--exposure", type=float, metavar="EV",
+                   help="the light's level set as the Pi camera's exposure control sets it with the box's settings, "
+                        f"at this exposure value (the box's: {camera.BOX_EV}) instead of drawn at random")
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
@@ -415,7 +420,8 @@ def main() -> None:
         rows[family] = family_figures(family, args.frames, args.seed, not args.no_teach, args.first_deck,
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
                                       misread if args.gallery else None, not args.no_glare, args.fit_seed,
-                                      not args.no_jpeg, args.decks, args.thin_type, args.detail)
+                                      not args.no_jpeg, args.decks, args.thin_type, args.detail,
+                                      args.exposure)
         if args.gallery:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)

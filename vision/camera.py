@@ -24,6 +24,11 @@ class CameraError(RuntimeError):
 
 WATCHED = (1280, 720)  # the frames the box watches the table in
 DETAIL = (2304, 1296)  # the Pi camera's larger stream, which a card is cut out of: 1.8 times as many pixels each way
+# The Pi camera's exposure: its control's highlight constraint (libcamera's mode 1) and a stop under
+# what it would choose, so a light ink under a bright or tinted lamp stays under the sensor's top,
+# where light blue and white would look alike (models/README.md, *The camera kept under its top*)
+BOX_EV = -1.0
+BOX_CONTROLS = {"AeConstraintMode": 1, "ExposureValue": BOX_EV}
 
 
 class Picamera2Source:
@@ -62,7 +67,7 @@ class Picamera2Source:
     def _start(self, size: tuple[int, int], detail: tuple[int, int] | None) -> None:
         streams = ({"main": {"size": size, "format": "RGB888"}} if detail is None else
                    {"main": {"size": detail, "format": "RGB888"}, "lores": {"size": size, "format": "YUV420"}})
-        self._cam.configure(self._cam.create_video_configuration(**streams))
+        self._cam.configure(self._cam.create_video_configuration(**streams, controls=BOX_CONTROLS))
         self._cam.start()
 
     def read(self) -> np.ndarray:

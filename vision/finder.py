@@ -7,11 +7,19 @@ import functools
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
 
 from . import mat
+
+
+def scalar(*values: float) -> Any:
+    """A scalar for OpenCV's arithmetic, which takes one wherever an array goes: some versions' stubs
+    say so and some do not, so typed as anything."""
+    return values[0] if len(values) == 1 else values
+
 
 PPM = 3.0                     # zone images: pixels per millimetre
 MARGIN_MM = 14.0              # looked at around each zone: cards may hang over its edge
@@ -226,7 +234,7 @@ def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndar
 
 def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
     """The image under neutral light: each channel times its gain (saturating)."""
-    return img if gains is None else cv2.multiply(img, (*(float(g) for g in gains), 0.0))  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
+    return img if gains is None else cv2.multiply(img, scalar(*(float(g) for g in gains), 0.0))
 
 
 CUT = 38.0                 # how far from the empty mat's colour a card's pixels are, at least
@@ -371,8 +379,8 @@ def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndar
     empty = empty or empty_zone(zone, small.shape[:2])
     grey = _background_light(lab, empty)
     lightness = lab[..., 0].astype(np.float32)
-    too_dark = cv2.max(cv2.subtract(cv2.multiply(empty.low, grey), lightness), 0.0)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
-    too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), 0.0)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
+    too_dark = cv2.max(cv2.subtract(cv2.multiply(empty.low, grey), lightness), scalar(0.0))
+    too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), scalar(0.0))
     colour = cv2.transform(cv2.absdiff(lab, empty.lab), DIST_WEIGHTS)  # saturates at 255: far above the cut
     dist = cv2.add(cv2.add(too_dark, too_light), colour, dtype=cv2.CV_32F)
     mask = cv2.compare(dist, cut, cv2.CMP_GT)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so

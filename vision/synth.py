@@ -294,7 +294,8 @@ class Camera:
 
 @dataclass(frozen=True)
 class Light:
-    """Colour of the light (warm or cold), an uneven falloff, glare, blur, noise and JPEG quality."""
+    """Colour of the light (warm or cold), an uneven falloff, glare, blur, noise and JPEG quality;
+    where ``exposure`` is given, the level the Pi camera's exposure control sets."""
 
     gains: tuple[float, float, float] = (1.0, 1.0, 1.0)
     falloff: float = 0.0
@@ -304,6 +305,8 @@ class Light:
     jpeg: int | None = 90    # None: uncompressed, as the Pi camera's RGB888 frames come
     seed: int = 0
     noise_seed: int | None = None  # another frame under the same light: the same glare, other noise
+    exposure: float | None = None  # the Pi camera's exposure value (stops) under the box's settings: the
+    # level follows the picture as the camera's control sets it (``_exposure``), ``gains`` only tint it
 
     @staticmethod
     def random(rng: np.random.Generator) -> Light:
@@ -327,6 +330,8 @@ class Light:
         if self.glare:
             gx, gy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
             f += (255 * self.glare * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * (0.06 * w) ** 2)))[..., None]
+        if self.exposure is not None:
+            f *= _exposure(f, self.exposure)
         if self.blur > 0.3:
             f = cv2.GaussianBlur(f, (0, 0), self.blur)
         noise = rng if self.noise_seed is None else np.random.default_rng(self.noise_seed)
@@ -337,6 +342,29 @@ class Light:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
         decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
         return out if decoded is None else decoded
+
+
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)  # a BGR pixel's luminance
+GAMMA = 2.2  # frames' levels against light: a level v shows light (v / 255) ** GAMMA
+
+
+def _exposure(f: np.ndarray, ev: float) -> float:
+    """How much the Pi camera's exposure control scales ``f`` (levels of the lamp's light) with
+    the box's settings (``camera.BOX_CONTROLS``): the picture's mean luminance at the control's
+    target, its brightest 2% raised to at least their lower bound and, the highlight constraint,
+    kept under their upper one, all three moved by ``ev`` stops (the Pi cameras' tuning files: 0.16,
+    0.2 and 0.8 of full light). Measured as the sensor gives the light, a channel capped at its top;
+    a few rounds, as the control converges over frames. Returns the factor on levels."""
+    sample = f[::4, ::4].reshape(-1, 3)
+    scale, stops = 1.0, 2.0 ** ev
+    for _ in range(4):
+        y = (np.minimum(sample * scale, 255.0) / 255.0) ** GAMMA @ LUMA
+        k = max(1, len(y) // 50)
+        top = max(float(np.partition(y, len(y) - k)[-k:].mean()), 1e-4)
+        gain = 0.16 * stops / max(float(y.mean()), 1e-4)
+        gain = min(max(gain, 0.2 * stops / top), 0.8 * stops / top)
+        scale *= gain ** (1 / GAMMA)
+    return scale
 
 
 def _table_background(size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:

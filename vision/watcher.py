@@ -28,7 +28,7 @@ from companion.game.camera import CameraEvent, CardPlaced, ZoneCleared
 from companion.game.reading import SURE
 
 from .classifier import Profile
-from .finder import CARD_AREA, PPM, ZoneView
+from .finder import CARD_AREA, PPM, ZoneView, scalar
 from .recognize import CardSeen, Recognizer
 from .tablezones import TableZones
 
@@ -93,7 +93,7 @@ def _lab(image: np.ndarray) -> np.ndarray:
     median = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)  # every 16th pixel is plenty, and 30 times quicker
     # per channel, by scalars: OpenCV takes them; its stubs do not say so
     shifted = cv2.subtract(lab.astype(np.float32), (0.0, float(median[1]), float(median[2]), 0.0))  # type: ignore[call-overload]
-    return cv2.multiply(shifted, (128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA, 0.0))  # type: ignore[call-overload]
+    return cv2.multiply(shifted, scalar(128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA, 0.0))
 
 
 def _card_changed(before: np.ndarray, now: np.ndarray, rect: np.ndarray) -> float:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision import finder, mat, synth
+from vision import camera, finder, mat, synth
 from vision.camera import CameraError, FolderSource, OpenCVSource, Picamera2Source, open_source
 from vision.recognize import Recognizer
 
@@ -103,6 +103,33 @@ def test_simulated_light_leaves_frames_uncompressed_as_the_pi_camera_gives_them(
     assert not np.array_equal(synth.Light(noise=0.0, jpeg=60).apply(img), img)
 
 
+def _mean_light(frame: np.ndarray) -> float:
+    return float(((frame.astype(np.float32) / 255) ** synth.GAMMA @ synth.LUMA).mean())
+
+
+@pytest.mark.parametrize("ev", [0.0, -1.0])
+def test_simulated_exposure_brings_the_picture_to_the_cameras_target(ev):
+    """The Pi camera's control sets the mean light to its target, 0.16 of full light, moved by the
+    exposure value; the light's own level does not matter (rpi.agc in the camera's tuning file)."""
+    img = np.random.default_rng(1).integers(60, 140, (90, 160, 3), dtype=np.uint8)
+    for level in (0.7, 1.15):
+        light = synth.Light(gains=(level, level, level), noise=0.0, jpeg=None, exposure=ev)
+        assert abs(_mean_light(light.apply(img)) / (0.16 * 2 ** ev) - 1) < 0.06, level
+
+
+def test_simulated_exposure_keeps_a_cold_lights_light_blue_under_the_top():
+    """Under a bright cold light, a light blue numeral's blue channel is clipped and shows as white
+    does; the box's exposure keeps it under the top, and the white numeral still brighter."""
+    img = np.full((100, 200, 3), (150, 110, 70), np.uint8)  # a blue face
+    img[40:50, 20:30] = (250, 220, 190)  # light blue ink: 0.5 % of the picture
+    img[40:50, 60:70] = (245, 245, 245)  # white ink
+    cold = (1.2 * 1.15, 1.15, 0.85 * 1.15)  # blue, green, red
+    unmetered = synth.Light(gains=cold, noise=0.0, jpeg=None).apply(img)
+    assert unmetered[45, 25, 0] == 255 == unmetered[45, 65, 0]
+    box = synth.Light(gains=cold, noise=0.0, jpeg=None, exposure=camera.BOX_EV).apply(img)
+    assert box[45, 25, 0] < 250 and box[45, 25].sum() + 40 < box[45, 65].sum()
+
+
 def _lines() -> np.ndarray:
     """White with a one-pixel dark line every 6 pixels, well inside: hairline strokes."""
     img = np.full((80, 240, 3), 230, np.uint8)
@@ -184,9 +211,10 @@ class FakePicamera2:
     """Gives frames the way Picamera2 does: RGB888 is blue, green, red in memory; YUV420 is planar."""
 
     def __init__(self):
-        self.config, self.released, self.requests = None, [], []
+        self.config, self.released, self.requests, self.controls = None, [], [], None
 
-    def create_video_configuration(self, main, lores=None):
+    def create_video_configuration(self, main, lores=None, controls=None):
+        self.controls = controls
         return {"main": main, **({"lores": lores} if lores else {})}
 
     def configure(self, config):
@@ -254,6 +282,14 @@ def test_picamera2_without_memory_for_its_larger_stream_watches_alone():
     src = Picamera2Source(factory=lambda: fake)
     assert fake.config == {"main": {"size": (1280, 720), "format": "RGB888"}}
     assert _is_blue(src.read()) and src.detail() is None
+
+
+def test_picamera2_exposes_under_the_brightest_inks():
+    """The camera's exposure control with the highlight bound, and a stop under its own choice: where
+    a channel reaches the top, a light blue numeral and a white one print alike."""
+    fake = FakePicamera2()
+    Picamera2Source(factory=lambda: fake).close()
+    assert fake.controls == {"AeConstraintMode": 1, "ExposureValue": camera.BOX_EV} and camera.BOX_EV < 0
 
 
 def test_picamera2_missing_is_a_clear_error():
