@@ -383,11 +383,11 @@ def card_mask(half: np.ndarray, size: tuple[int, int], zone: str, gains: np.ndar
     too_light = cv2.max(cv2.subtract(lightness, cv2.multiply(empty.high, grey)), scalar(0.0))
     colour = cv2.transform(cv2.absdiff(lab, empty.lab), DIST_WEIGHTS)  # saturates at 255: far above the cut
     dist = cv2.add(cv2.add(too_dark, too_light), colour, dtype=cv2.CV_32F)
-    mask = cv2.compare(dist, cut, cv2.CMP_GT)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
+    mask = cv2.compare(dist, scalar(cut), cv2.CMP_GT)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     mask = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)
-    mask = cv2.compare(mask, 127, cv2.CMP_GT)  # type: ignore[call-overload]  # OpenCV takes a scalar; its stubs do not say so
+    mask = cv2.compare(mask, scalar(127), cv2.CMP_GT)
     # a card's inside can be as grey as the mat: fill the holes of each outline
     filled = np.zeros_like(mask)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -91,8 +91,8 @@ def _lab(image: np.ndarray) -> np.ndarray:
     its noise.)"""
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
     median = np.median(lab[::4, ::4].reshape(-1, 3), axis=0)  # every 16th pixel is plenty, and 30 times quicker
-    # per channel, by scalars: OpenCV takes them; its stubs do not say so
-    shifted = cv2.subtract(lab.astype(np.float32), (0.0, float(median[1]), float(median[2]), 0.0))  # type: ignore[call-overload]
+    # per channel, by scalars
+    shifted = cv2.subtract(lab.astype(np.float32), scalar(0.0, float(median[1]), float(median[2]), 0.0))
     return cv2.multiply(shifted, scalar(128.0 / max(float(median[0]), 1.0), CHROMA, CHROMA, 0.0))
 
 
