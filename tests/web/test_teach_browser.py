@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from companion.app.config import Config, load_config
 from companion.app.demo import TableScene
@@ -111,6 +111,30 @@ def test_the_page_leads_in_polish_and_asks_for_the_pin(browser: Browser, box: An
     page.click("#teach-cancel")
     expect(page.locator("#teach-result-text")).to_have_text("Nauka przerwana.")
     assert [p for p in problems if "401" not in p] == []
+
+
+def test_start_waits_for_the_page_script(browser: Browser, box: Any) -> None:
+    """On a slow phone the page is shown before its script has run: Start is disabled until then,
+    so an early tap cannot reload the page and be lost."""
+    _, server = box
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    pair(page, server.url)
+    held: list[Route] = []
+    page.route("**/teach.js*", lambda route: held.append(route))
+    page.goto(f"{server.url}/teach", wait_until="commit")
+    expect(page.locator("#teach-go")).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    expect(page.locator("#teach-go")).to_be_disabled()
+    held[0].continue_()
+    page.click("#teach-go")
+    expect(page.locator("#teach-ask")).to_have_text("Lay this card in PLAY: red 1")
+    page.click("#teach-cancel")
+    expect(page.locator("#teach-result-text")).to_have_text("Teaching cancelled.")
+    assert problems == []
 
 
 def test_a_whole_deck_is_taught_fitted_saved_and_used(browser: Browser, box: Any) -> None:

@@ -36,3 +36,5 @@ form.addEventListener("submit", async (event) => {
   error.textContent = data.error ?? `HTTP ${r.status}`;
   error.hidden = false;
 });
+// The button is served disabled: a tap before this script runs would reload the page and be lost.
+form.querySelector("button[type=submit]").disabled = false;

@@ -155,6 +155,8 @@ $("teach-start").addEventListener("submit", (event) => {
   event.preventDefault();
   send("/api/teach", { variant: $("teach-variant").value });
 });
+// The button is served disabled: a tap before this script runs would reload the page and be lost.
+$("teach-go").disabled = false;
 $("teach-ok").addEventListener("click", () => send("/api/teach/confirm"));
 $("teach-retake").addEventListener("click", () => send("/api/teach/retake"));
 $("teach-cancel").addEventListener("click", () => send("/api/teach/cancel"));
