@@ -212,15 +212,16 @@ def before_top_cards(scene: synth.Scene, camera: synth.Camera, light: synth.Ligh
 
 
 def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recognizer,
-                 detail: float | None = None) -> Profile | None:
+                 detail: float | None = None, exposure: float | None = None) -> Profile | None:
     """The deck taught as the box's Teach page does it: every kind asked for in turn and laid on
     one pile in PLAY, each picture taken by the watcher when the card lies still. The family lays
     the kind the page asks for, by hand (the hand over PLAY for two frames: once a hand has passed,
     the watcher also compares the top card's own colours); a picture in doubt (``GuidedSession``) of
     the card just laid it keeps with OK, of another card it lays the kind asked for again. None if a
     kind was never taken. ``detail``: the camera's larger picture, this many times the frame's size,
-    which the watcher cuts the cards out of."""
-    camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light()
+    which the watcher cuts the cards out of. ``exposure``: the frames' level as the Pi camera's
+    exposure control sets it (``synth.Light.exposure``)."""
+    camera, light = synth.Camera(tilt=8, roll=3, fill=0.75), synth.Light(exposure=exposure)
     session = GuidedSession(tuple(LABELS), Watcher(recognizer))
     lesson, scene, t, n, laid = session.lesson, synth.Scene(), 0.0, 0, None
     for _ in range(2 * len(LABELS)):
@@ -289,8 +290,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             deck = deck_of(family, tally.seed, thin)
             with_profile = None
             if taught:
+                # the Pi camera's photos are raw
                 photo = PHOTO_LIGHT if jpeg and detail is None else dataclasses.replace(PHOTO_LIGHT, jpeg=None)
-                profile = (teach_guided(deck, rng, plain, detail) if guided  # the Pi camera's: raw
+                profile = (teach_guided(deck, rng, plain, detail, exposure) if guided
                            else teach(deck, rng, dataclasses.replace(photo, exposure=exposure), detail))
                 if profile is None:
                     raise SystemExit(f"the lesson of {family} deck {tally.seed} missed a card kind")
