@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from companion.game.rating import lines, rating_key
 from companion.game.store import Store
@@ -201,6 +201,31 @@ def test_unsure_card_and_demo_buttons(browser: Browser, store: Store) -> None:
     finally:
         server.stop()
     assert not problems, problems
+
+
+def test_turn_buttons_wait_for_the_page_script(browser: Browser, live: LiveServer, table: Table) -> None:
+    """On a slow phone the table is shown before its script has run: the turn buttons are disabled
+    until then, so a tap is visibly refused rather than silently lost."""
+    table.new_game(3)
+    problems: list[str] = []
+    page = open_page(browser, PHONE, problems)
+    page.goto(f"{live.url}/pin?next=/")
+    page.fill("#pin", PIN)
+    held: list[Route] = []
+    page.route("**/table.js*", lambda route: held.append(route))
+    page.click("button[type=submit]")
+    expect(page.locator("[data-act=hint]")).to_be_disabled()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    expect(page.locator("[data-act=hint]")).to_be_disabled()
+    held[0].continue_()
+    page.click("[data-act=hint]")
+    expect(page.locator("#hints")).to_have_text("7/8")
+    for name in ("play", "discard", "undo", "end"):
+        expect(page.locator(f"#controls [data-act={name}]")).to_be_enabled()
+    assert problems == []
 
 
 def test_watching_without_pin_and_refused_write_shows_why(browser: Browser, live: LiveServer, table: Table) -> None:

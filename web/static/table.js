@@ -319,9 +319,14 @@ function command(kind) {
   return send(action).then((ok) => ok && (pick(null), announce(null)));
 }
 
-for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => command(b.dataset.act));
+// The buttons are served disabled, so a tap before this script runs is not silently lost.
+for (const b of document.querySelectorAll("[data-act]")) {
+  b.addEventListener("click", () => command(b.dataset.act));
+  b.disabled = false;
+}
 for (const b of document.querySelectorAll("[data-button]")) {
   b.addEventListener("click", () => post(`/api/buttons/${b.dataset.button}`).then(refreshOled));
+  b.disabled = false;
 }
 $("pending-ok").addEventListener("click", () => send({ type: "confirm" }));
 $("pending-no").addEventListener("click", () => send({ type: "undo" }));
