@@ -38,6 +38,16 @@ def open_page(browser: Browser, size: dict[str, int], problems: list[str]) -> Pa
     return page
 
 
+def first_held(page: Page, held: list[Route]) -> Route:
+    """The first request a ``page.route`` handler put into ``held``, once the page has made it: a
+    script held back so, as a slow phone is slow to run it, until the test lets it through."""
+    for _ in range(100):
+        if held:
+            return held[0]
+        page.wait_for_timeout(50)
+    raise AssertionError("the page never asked for the held script")
+
+
 def shot(page: Page, name: str) -> None:
     os.makedirs(ARTIFACTS, exist_ok=True)
     page.screenshot(path=os.path.join(ARTIFACTS, f"{name}.png"), full_page=True)
@@ -215,12 +225,9 @@ def test_turn_buttons_wait_for_the_page_script(browser: Browser, live: LiveServe
     page.route("**/table.js*", lambda route: held.append(route))
     page.click("button[type=submit]")
     expect(page.locator("[data-act=hint]")).to_be_disabled()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    script = first_held(page, held)
     expect(page.locator("[data-act=hint]")).to_be_disabled()
-    held[0].continue_()
+    script.continue_()
     page.click("[data-act=hint]")
     expect(page.locator("#hints")).to_have_text("7/8")
     for name in ("play", "discard", "undo", "end"):

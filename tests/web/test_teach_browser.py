@@ -20,7 +20,7 @@ from vision import finder
 from vision.guided import card_kinds
 
 from .conftest import ARTIFACTS, PHONE, PIN, LiveServer
-from .test_browser import open_page
+from .test_browser import first_held, open_page
 
 pytestmark = pytest.mark.slow  # drives Chromium
 
@@ -124,12 +124,9 @@ def test_start_waits_for_the_page_script(browser: Browser, box: Any) -> None:
     page.route("**/teach.js*", lambda route: held.append(route))
     page.goto(f"{server.url}/teach", wait_until="commit")
     expect(page.locator("#teach-go")).to_be_disabled()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
+    script = first_held(page, held)
     expect(page.locator("#teach-go")).to_be_disabled()
-    held[0].continue_()
+    script.continue_()
     page.click("#teach-go")
     expect(page.locator("#teach-ask")).to_have_text("Lay this card in PLAY: red 1")
     page.click("#teach-cancel")
