@@ -74,9 +74,12 @@ def cmd_recognize(args: argparse.Namespace) -> int:
         return _fail("recognize", str(e))
     code = 0
     for path in args.images:
+        if not os.path.isfile(path):  # asked first: OpenCV would also print a warning of its own
+            code = _fail("recognize", f"no such file: {path}")
+            continue
         frame = cv2.imread(path, cv2.IMREAD_COLOR)
         if frame is None:
-            code = _fail("recognize", f"cannot read image {path}")
+            code = _fail("recognize", f"cannot read image {path}: is it a photo (JPEG, PNG)?")
             continue
         result = recognizer.analyse(frame)
         out = {"image": path, "mat": result.mat, "cards": [c.as_dict() for c in result.cards]}
@@ -122,7 +125,23 @@ def card_crop(image: np.ndarray, detector: MatDetector) -> np.ndarray:
     return cv2.resize(image, finder.CROP, interpolation=cv2.INTER_AREA)
 
 
+def unwritable_profile(path: str) -> str | None:
+    """Why a profile cannot be saved at ``path``, or None. Asked before the lesson, so a family
+    does not lay a whole deck or wait for the fit only to learn that the file cannot be written."""
+    if os.path.isdir(path):
+        return f"{path} is a folder: name the profile's file, like {os.path.join(path, 'deck.npz')}"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"cannot write the profile {path}: there is no folder {folder} (create it first)"
+    if not os.access(folder, os.W_OK):
+        return f"cannot write the profile {path}: the folder {folder} is not writable"
+    return None
+
+
 def cmd_teach(args: argparse.Namespace, camera_settings: CameraSettings) -> int:
+    problem = unwritable_profile(args.profile)
+    if problem:
+        return _fail("teach", problem)
     if args.camera:
         if args.folder is not None:
             return _fail("teach", "give either a folder of photos or --camera, not both")
@@ -164,7 +183,10 @@ def cmd_teach(args: argparse.Namespace, camera_settings: CameraSettings) -> int:
     except ModelMissing as e:
         return _fail("teach", str(e))
     print(file=sys.stderr)
-    profile.save(args.profile)
+    try:
+        profile.save(args.profile)
+    except OSError as e:
+        return _fail("teach", f"cannot write the profile {args.profile}: {e.strerror or e}")
     print(f"taught {len(crops)} card kinds from {sum(map(len, crops.values()))} photos → {args.profile}")
     return 0
 

@@ -251,6 +251,10 @@ def test_recognize_command(tmp_path, companion_cmd):
     assert set(card) == {"card", "zone", "confidence", "candidates", "corners"}
     assert card["zone"] in ("play", "discard") and len(card["corners"]) == 4 and 0 <= card["confidence"] <= 1
     p = subprocess.run(companion_cmd + ["recognize", str(tmp_path / "missing.jpg")], capture_output=True, text=True)
+    assert p.returncode == 1 and "no such file" in p.stderr and "Traceback" not in p.stderr
+    assert "WARN" not in p.stderr  # nothing of OpenCV's own beside the box's message
+    (tmp_path / "notes.jpg").write_text("not a photo")
+    p = subprocess.run(companion_cmd + ["recognize", str(tmp_path / "notes.jpg")], capture_output=True, text=True)
     assert p.returncode == 1 and "cannot read image" in p.stderr and "Traceback" not in p.stderr
 
 

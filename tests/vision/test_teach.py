@@ -1,5 +1,6 @@
 """Teaching a deck of a family the general network never saw: a per-deck model fitted on altered copies of
 one photo per kind, a profile of another deck noticed, old profile files, progress on screen."""
+import argparse
 import json
 import subprocess
 
@@ -21,7 +22,7 @@ from vision.classifier import (
     less_sure_when_far,
     softmax,
 )
-from vision.commands import card_crop
+from vision.commands import card_crop, cmd_teach
 from vision.labels import LABELS
 from vision.recognize import Recognizer
 
@@ -217,6 +218,26 @@ def test_teaching_shows_progress(tmp_path, companion_cmd):
     assert p.returncode == 0, p.stderr
     assert "photos" in p.stderr and "learning" in p.stderr and "3/3" in p.stderr
     assert Profile.load(str(out)).deck is not None
+
+
+def test_a_profile_that_cannot_be_saved_is_refused_before_the_photos_are_read(tmp_path, companion_cmd):
+    cv2.imwrite(str(tmp_path / "r1.jpg"), np.full((720, 1280, 3), 120, np.uint8))
+    p = subprocess.run(companion_cmd + ["teach", str(tmp_path), "--profile", str(tmp_path / "gone" / "deck.npz")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and "no folder" in p.stderr and "Traceback" not in p.stderr
+    assert "photos" not in p.stderr  # refused before any photo was read
+
+
+def test_a_profile_the_disk_refuses_is_reported_without_a_traceback(tmp_path, monkeypatch, capsys):
+    cv2.imwrite(str(tmp_path / "r1.jpg"), np.full((720, 1280, 3), 120, np.uint8))
+    monkeypatch.setattr(Profile, "fit", lambda self, classifier, progress=None: None)
+
+    def full_disk(self, path):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Profile, "save", full_disk)
+    args = argparse.Namespace(camera=False, folder=str(tmp_path), profile=str(tmp_path / "deck.npz"))
+    assert cmd_teach(args, lambda a: None) == 1
+    assert "cannot write the profile" in capsys.readouterr().err
 
 
 def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():

@@ -60,6 +60,11 @@ def test_errors_say_what_to_do_with_exit_codes(tmp_path: Path):
     assert r.returncode == 1 and "not both" in r.stderr
     r = companion("teach", "--profile", "p.npz")
     assert r.returncode == 1 and "--camera" in r.stderr
+    # a profile that could not be saved is refused before the lesson, not after the whole deck
+    for where, says in ((tmp_path / "no-such-folder" / "p.npz", "no folder"), (tmp_path, "is a folder")):
+        r = companion("teach", "--camera", "--profile", str(where), "--config", str(settings))
+        assert r.returncode == 1 and says in r.stderr and "no camera" not in r.stderr
+        no_traceback(r)
     table = tmp_path / "table"
     table.mkdir()
     cv2.imwrite(str(table / "plain.jpg"), np.full((720, 1280, 3), 130, np.uint8))
