@@ -125,6 +125,11 @@ def card_crop(image: np.ndarray, detector: MatDetector) -> np.ndarray:
     return cv2.resize(image, finder.CROP, interpolation=cv2.INTER_AREA)
 
 
+def cannot_write(path: str, why: str) -> str:
+    """The message for a profile that cannot be written at ``path``, before the lesson or at its end."""
+    return f"cannot write the profile {path}: {why}"
+
+
 def unwritable_profile(path: str) -> str | None:
     """Why a profile cannot be saved at ``path``, or None. Asked before the lesson, so a family
     does not lay a whole deck or wait for the fit only to learn that the file cannot be written."""
@@ -132,9 +137,9 @@ def unwritable_profile(path: str) -> str | None:
         return f"{path} is a folder: name the profile's file, like {os.path.join(path, 'deck.npz')}"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        return f"cannot write the profile {path}: there is no folder {folder} (create it first)"
+        return cannot_write(path, f"there is no folder {folder} (create it first)")
     if not os.access(folder, os.W_OK):
-        return f"cannot write the profile {path}: the folder {folder} is not writable"
+        return cannot_write(path, f"the folder {folder} is not writable")
     return None
 
 
@@ -186,7 +191,7 @@ def cmd_teach(args: argparse.Namespace, camera_settings: CameraSettings) -> int:
     try:
         profile.save(args.profile)
     except OSError as e:
-        return _fail("teach", f"cannot write the profile {args.profile}: {e.strerror or e}")
+        return _fail("teach", cannot_write(args.profile, str(e.strerror or e)))
     print(f"taught {len(crops)} card kinds from {sum(map(len, crops.values()))} photos → {args.profile}")
     return 0
 

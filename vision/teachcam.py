@@ -16,7 +16,7 @@ from companion.game.variants import VariantError, parse_variant
 
 from .camera import CameraError, open_source
 from .classifier import ModelMissing
-from .commands import CameraSettings, LessonCamera, _bar, _fail
+from .commands import CameraSettings, LessonCamera, _bar, _fail, cannot_write
 from .guided import GuidedSession, card_kinds, fit_profile
 
 EXIT_FAILED, EXIT_NO_MAT = 1, 3
@@ -72,7 +72,7 @@ def cmd_teach_camera(args: argparse.Namespace, camera_settings: CameraSettings,
         except ModelMissing as e:
             raise Stop(str(e)) from None
         except OSError as e:
-            raise Stop(f"cannot write the profile {args.profile}: {e.strerror or e}") from None
+            raise Stop(cannot_write(args.profile, str(e.strerror or e))) from None
         print(file=sys.stderr)
     except Stop as e:
         _fail("teach", str(e))
