@@ -643,10 +643,19 @@ def _apart_from_white(inks: dict[str, BGR]) -> dict[str, BGR]:
 # its own: an end whose numeral vanished would teach them to name what they cannot see.
 VANISHES, FACE_CONTRAST = 25.0, 40.0
 LIGHTNESSES = np.arange(0.0, 100.1, 2.5)  # tried for an ink that vanishes, nearest its own first
+# Lab chroma a coloured ink keeps when made darker to move it off its face (its own, if less): a
+# green on a green face, kept only as far as it could be from everything at once, came out as dark
+# as the deck's black, and a yellow on a yellow face black (chroma 8), cards no edition prints
+CHROMA_KEPT = 35.0
 
 
 def _lab(c: BGR) -> np.ndarray:
     return cv2.cvtColor(np.array([[c]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+
+
+def _chroma(c: BGR) -> float:
+    lab = _lab(c)
+    return float(np.hypot(lab[1], lab[2]))
 
 
 NUMERALS_LIE = (0.0, 0.1, 0.2, 0.3, 0.7, 0.8, 0.9, 1.0)  # along a gradient: in its first and last 30%
@@ -668,9 +677,10 @@ def _contrast(ink: BGR, under: list[np.ndarray]) -> float:
 
 def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BGR]) -> tuple[BGR, ...]:
     """The coloured inks, each made lighter or darker where it is within ``VANISHES`` of a colour of
-    the face its numerals lie on: hue kept, a light one still ``TINT_FLOOR`` saturated, the
-    lightness nearest its own at which it stands ``FACE_CONTRAST`` from every such colour and from
-    white and black, else the one at which it stands furthest."""
+    the face its numerals lie on: hue kept, a light one still ``TINT_FLOOR`` saturated, a darker one
+    still showing its colour (``CHROMA_KEPT``), the lightness nearest its own at which it stands
+    ``FACE_CONTRAST`` from every such colour and from white and black, else the one at which it
+    stands furthest."""
     under = _under(face, colours)
     plain = [_lab(palette[SUITS.index(s)]) for s in "wk"]
 
@@ -688,6 +698,8 @@ def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BG
             lab = np.array([[[lightness, ink[1], ink[2]]]], np.float32)
             bgr = _bgr(np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0] * 255 + 0.5, 0, 255))
             moved.append(_apart_from_white({suit: bgr})[suit])
+        least = min(CHROMA_KEPT, _chroma(palette[i]))
+        moved = [m for m in moved if _lab(m)[0] >= ink[0] or _chroma(m) >= least] or moved
         out[i] = next((m for m in moved if apart(m) >= FACE_CONTRAST), max(moved, key=apart))
     return tuple(out)
 

@@ -161,6 +161,19 @@ def test_no_suit_vanishes_into_a_face_of_its_own_colour():
     assert min(least)[0] >= designs.VANISHES - 1, min(least)
 
 
+def test_a_suit_moved_off_a_face_of_its_own_colour_keeps_its_colour():
+    # 002 "<Set Up>": each suit is told by its colour. Made to stand out from a face of its own
+    # hue, a yellow once came out black (Lab chroma 5) and a green as dark as the deck's black,
+    # teaching the networks that such a card is the suit it does not show.
+    def chroma(bgr):
+        lab = cv2.cvtColor(np.array([[bgr]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0]
+        return float(np.hypot(lab[1], lab[2]))
+    least = min((chroma(deck.ink(suit)), deck.family, deck.seed, suit)
+                for family in ("coloured-face", "random-face") for seed in range(200)
+                for deck in [designs.design(family, seed)] for suit in "rygb")
+    assert least[0] >= 15, least
+
+
 def test_families_draw_without_any_font_package(monkeypatch):
     monkeypatch.setattr(designs, "system_fonts", lambda: ())
     for name in designs.FAMILIES:
