@@ -645,7 +645,7 @@ VANISHES, FACE_CONTRAST = 25.0, 40.0
 LIGHTNESSES = np.arange(0.0, 100.1, 2.5)  # tried for an ink that vanishes, nearest its own first
 # Lab chroma a coloured ink keeps when made darker to move it off its face (its own, if less): a
 # green on a green face, kept only as far as it could be from everything at once, came out as dark
-# as the deck's black, and a yellow on a yellow face black (chroma 8), cards no edition prints
+# as the deck's black, and a yellow on a yellow face black (chroma 5), cards no edition prints
 CHROMA_KEPT = 35.0
 
 
