@@ -22,6 +22,7 @@ with the budget.
     python bench/bench_decks.py --families tuning --no-jpeg        # uncompressed, as the Pi camera gives frames
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
     python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
+    python bench/bench_decks.py --deep-blue --first-deck 4300      # the same on a deep face, as a blue-faced edition
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
     python bench/bench_decks.py --families tuning --detail 1.8     # cards cut from the Pi camera's larger stream
 
@@ -92,6 +93,21 @@ def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None
 
 FAINT_BLUE = "faint-blue"  # ``--faint-blue``'s decks: coloured-face training decks altered by ``faint_blue``
 FAINT_SEEDS = 40  # faint-blue deck N: the first coloured-face deck from seed 40 N on that ``faint_blue`` alters
+DEEP_BLUE = "deep-blue"  # ``--deep-blue``'s decks: faint-blue decks altered by ``deep_faced``
+
+
+def deep_faced(deck: designs.DeckDesign, seed: int) -> designs.DeckDesign:
+    """A faint-blue deck on a deep gradient of its own face's hue (saturation 0.7 to 0.95, value
+    0.85 down to 0.45), its blue a paler tint (0.25 to 0.4 saturated) and one firework on every
+    card, as the card-reading issue describes the widespread blue-faced edition: a training
+    family's decks and typefaces that read light blue as white untaught, and now and then taught."""
+    rng = np.random.default_rng(seed)
+    hue = float(cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    light = designs._hue(hue, float(rng.uniform(0.7, 0.85)), float(rng.uniform(0.7, 0.85)))
+    deep = designs._hue(hue, float(rng.uniform(0.85, 0.95)), float(rng.uniform(0.45, 0.6)))
+    palette = list(deck.palette)
+    palette[designs.SUITS.index("b")] = designs._hue(hue, float(rng.uniform(0.25, 0.4)), 0.98)
+    return dataclasses.replace(deck, face="gradient", colours=(light, deep), palette=tuple(palette), art="one")
 
 
 THIN_NAMES = re.compile(r"thin|hairline|extralight", re.IGNORECASE)  # typefaces named as drawn with thin strokes
@@ -128,18 +144,21 @@ def thin_typed(deck: designs.DeckDesign) -> designs.DeckDesign:
 
 
 def deck_of(family: str, seed: int, thin: bool = False) -> designs.DeckDesign:
-    """Deck ``seed`` of a design family, or of ``FAINT_BLUE``; ``thin``: ``thin_typed``."""
-    if family != FAINT_BLUE:
+    """Deck ``seed`` of a design family, or of ``FAINT_BLUE`` or ``DEEP_BLUE``; ``thin``: ``thin_typed``."""
+    if family not in (FAINT_BLUE, DEEP_BLUE):
         deck = designs.design(family, seed)
     else:
         altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
         deck = next(deck for deck in altered if deck is not None)
+        if family == DEEP_BLUE:
+            deck = deep_faced(deck, seed)
     return thin_typed(deck) if thin else deck
 
 
 def role(family: str) -> str:
-    """What a family's decks are for (``designs.GROUPS``); faint-blue decks are training decks altered."""
-    return "training" if family == FAINT_BLUE else designs.role(family)
+    """What a family's decks are for (``designs.GROUPS``); faint-blue and deep-blue decks are training
+    decks altered."""
+    return "training" if family in (FAINT_BLUE, DEEP_BLUE) else designs.role(family)
 
 
 def chosen_families(spec: str) -> tuple[str, ...]:
@@ -394,6 +413,9 @@ def main() -> None:
     p.add_argument("--faint-blue", action="store_true",
                    help="instead of --families, coloured-face training decks of a blue to teal face, their blue a "
                         "faint tint of it beside plain white (as bench_face_doubt.py --faint-blue), taught too")
+    p.add_argument("--deep-blue", action="store_true",
+                   help="instead of --families, faint-blue decks on a deep face of their own hue, their blue paler, "
+                        "one firework on every card: a training-side stand-in for a blue-faced edition, taught too")
     p.add_argument("--thin-type", action="store_true",
                    help="each deck's numerals in one of the thinnest training typefaces, thinner than a pixel of "
                         "the card's crop where small: a stand-in to tune on (training and tuning families)")
@@ -406,7 +428,7 @@ def main() -> None:
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
-    chosen = (FAINT_BLUE,) if args.faint_blue else chosen_families(args.families)
+    chosen = (FAINT_BLUE,) if args.faint_blue else (DEEP_BLUE,) if args.deep_blue else chosen_families(args.families)
     if args.model:
         for path in args.model:
             if not os.path.isfile(path):
