@@ -78,11 +78,16 @@ FAINT_FACES = (90, 135)  # OpenCV hues (0-180) of the faces of ``--faint-blue`` 
 FAINT_FACE_SATURATION = 90  # and their least saturation (0-255): a greyer face is no blue one
 
 
+def face_hsv(deck: designs.DeckDesign) -> np.ndarray:
+    """The hue (OpenCV's 0-180), saturation and value (0-255) of a deck's first face colour."""
+    return cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+
+
 def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None:
     """The coloured-face deck ``seed`` if its face is blue to teal, its blue printed as a tint of
     the face 0.22 to 0.6 saturated and its white plain, both without an outline; None otherwise."""
     deck = designs.design("coloured-face", seed)
-    hue, sat, _ = cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0]
+    hue, sat, _ = face_hsv(deck)
     if not FAINT_FACES[0] <= hue <= FAINT_FACES[1] or sat < FAINT_FACE_SATURATION:
         return None
     palette = list(deck.palette)
@@ -94,6 +99,7 @@ def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None
 FAINT_BLUE = "faint-blue"  # ``--faint-blue``'s decks: coloured-face training decks altered by ``faint_blue``
 FAINT_SEEDS = 40  # faint-blue deck N: the first coloured-face deck from seed 40 N on that ``faint_blue`` alters
 DEEP_BLUE = "deep-blue"  # ``--deep-blue``'s decks: faint-blue decks altered by ``deep_faced``
+ALTERED = (FAINT_BLUE, DEEP_BLUE)  # the benchmark's own alterations of training decks
 
 
 def deep_faced(deck: designs.DeckDesign, seed: int) -> designs.DeckDesign:
@@ -102,7 +108,7 @@ def deep_faced(deck: designs.DeckDesign, seed: int) -> designs.DeckDesign:
     card, as the card-reading issue describes the widespread blue-faced edition: a training
     family's decks and typefaces that read light blue as white untaught, and now and then taught."""
     rng = np.random.default_rng(seed)
-    hue = float(cv2.cvtColor(np.array([[deck.colours[0]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    hue = float(face_hsv(deck)[0])
     light = designs._hue(hue, float(rng.uniform(0.7, 0.85)), float(rng.uniform(0.7, 0.85)))
     deep = designs._hue(hue, float(rng.uniform(0.85, 0.95)), float(rng.uniform(0.45, 0.6)))
     palette = list(deck.palette)
@@ -144,8 +150,8 @@ def thin_typed(deck: designs.DeckDesign) -> designs.DeckDesign:
 
 
 def deck_of(family: str, seed: int, thin: bool = False) -> designs.DeckDesign:
-    """Deck ``seed`` of a design family, or of ``FAINT_BLUE`` or ``DEEP_BLUE``; ``thin``: ``thin_typed``."""
-    if family not in (FAINT_BLUE, DEEP_BLUE):
+    """Deck ``seed`` of a design family, or of one of ``ALTERED``; ``thin``: ``thin_typed``."""
+    if family not in ALTERED:
         deck = designs.design(family, seed)
     else:
         altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
@@ -158,7 +164,7 @@ def deck_of(family: str, seed: int, thin: bool = False) -> designs.DeckDesign:
 def role(family: str) -> str:
     """What a family's decks are for (``designs.GROUPS``); faint-blue and deep-blue decks are training
     decks altered."""
-    return "training" if family in (FAINT_BLUE, DEEP_BLUE) else designs.role(family)
+    return "training" if family in ALTERED else designs.role(family)
 
 
 def chosen_families(spec: str) -> tuple[str, ...]:

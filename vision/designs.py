@@ -698,7 +698,7 @@ def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BG
             lab = np.array([[[lightness, ink[1], ink[2]]]], np.float32)
             bgr = _bgr(np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0] * 255 + 0.5, 0, 255))
             moved.append(_apart_from_white({suit: bgr})[suit])
-        least = min(CHROMA_KEPT, _chroma(palette[i]))
+        least = min(CHROMA_KEPT, float(np.hypot(ink[1], ink[2])))
         moved = [m for m in moved if _lab(m)[0] >= ink[0] or _chroma(m) >= least] or moved
         out[i] = next((m for m in moved if apart(m) >= FACE_CONTRAST), max(moved, key=apart))
     return tuple(out)
