@@ -653,8 +653,8 @@ def _lab(c: BGR) -> np.ndarray:
     return cv2.cvtColor(np.array([[c]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
 
 
-def _chroma(c: BGR) -> float:
-    lab = _lab(c)
+def _chroma(lab: np.ndarray) -> float:
+    """How colourful a Lab colour (``_lab``) is: its distance from grey."""
     return float(np.hypot(lab[1], lab[2]))
 
 
@@ -698,8 +698,8 @@ def _apart_from_face(palette: tuple[BGR, ...], face: str, colours: tuple[BGR, BG
             lab = np.array([[[lightness, ink[1], ink[2]]]], np.float32)
             bgr = _bgr(np.clip(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0, 0] * 255 + 0.5, 0, 255))
             moved.append(_apart_from_white({suit: bgr})[suit])
-        least = min(CHROMA_KEPT, float(np.hypot(ink[1], ink[2])))
-        moved = [m for m in moved if _lab(m)[0] >= ink[0] or _chroma(m) >= least] or moved
+        least = min(CHROMA_KEPT, _chroma(ink))
+        moved = [m for m in moved if (shade := _lab(m))[0] >= ink[0] or _chroma(shade) >= least] or moved
         out[i] = next((m for m in moved if apart(m) >= FACE_CONTRAST), max(moved, key=apart))
     return tuple(out)
 

@@ -166,8 +166,8 @@ def test_a_suit_moved_off_a_face_of_its_own_colour_keeps_its_colour():
     # hue, a yellow once came out black (Lab chroma 5) and a green as dark as the deck's black,
     # teaching the networks that such a card is the suit it does not show.
     def chroma(bgr):
-        lab = cv2.cvtColor(np.array([[bgr]], np.float32) / 255, cv2.COLOR_BGR2LAB)[0, 0]
-        return float(np.hypot(lab[1], lab[2]))
+        colour = lab(np.array([[bgr]], np.uint8))[0, 0]
+        return float(np.hypot(colour[1], colour[2]))
     least = min((chroma(deck.ink(suit)), deck.family, deck.seed, suit)
                 for family in ("coloured-face", "random-face") for seed in range(200)
                 for deck in [designs.design(family, seed)] for suit in "rygb")
