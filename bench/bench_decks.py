@@ -30,8 +30,9 @@ Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-ou
 earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
 the renderer's camera; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and
 71,000, 90,000 and 96,000 (the tuning and training families' choices), 126,000 (the hard-deck rule)
-and 127,000 to 127,004 (the Pi camera's larger picture); judge a new candidate on decks it was
-never compared on (--first-deck 128000 and up).
+and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 137,000 (held-out figures
+since, models/README.md's *Where it stands*); judge a new candidate on decks it was never compared
+on (--first-deck 138000 and up).
 """
 import argparse
 import collections

@@ -381,7 +381,8 @@ class Classifier:
             views.append(self._deck_view(features, ink_summary(blob), card_map(batch)))
         return np.concatenate(views)
 
-    def probabilities(self, crops: list[np.ndarray], remember: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    def probabilities(self, crops: list[np.ndarray], remember: bool = True,
+                      full_colour: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
         """Class probabilities per crop, and whether each fits the taught deck (None: no profile).
         While the profile seems to be of another deck, every card is read by the general network
         alone; until enough cards have been seen to know, so is a card that does not fit. Read alone,
@@ -391,13 +392,14 @@ class Classifier:
         quick model; only a card that look leaves unsure, or that does not fit, is read by every
         network and the deck's whole model. A deck grown from the game's first cards, from one
         picture of each kind cut out of a pile, is read by every network at once. ``remember``: the
-        crops are cards seen (``mismatch`` counts them)."""
+        crops are cards seen (``mismatch`` counts them); ``full_colour``: they were cut out of the
+        camera's larger picture (``FaceDoubt.of``)."""
         deck = self.profile.deck if self.profile is not None else None
         faces = teach.face_colours(crops)
         own = self._own_faces(faces, crops, remember)
         if deck is None:
             probs, _, blob = self._run(crops, described=False)
-            probs = FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops, own).applied(probs)
+            probs = FaceDoubt.of(faces, inks_of(ink_summary(blob)), crops, own, full_colour).applied(probs)
             hard = self.hard_deck  # judged on the cards before these
             if remember:
                 self._lately.extend(float(p) for p in probs.max(1))
@@ -410,7 +412,7 @@ class Classifier:
             summary = ink_summary(look.blob)
             view = self._deck_view(self._joined_features([look.features]), summary, cells)
             taught, distance = deck.quick.posterior(view, faces, LABELS)
-            doubt = FaceDoubt.of(faces, inks_of(summary), crops, own)
+            doubt = FaceDoubt.of(faces, inks_of(summary), crops, own, full_colour)
             alone = doubt.applied(card_probabilities(look.suit, look.value))
             full = (self._with_deck(taught, distance, alone, deck).max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
         rows = np.flatnonzero(full)
@@ -419,7 +421,7 @@ class Classifier:
             probs, features, blob = self._run(part, look=None if look is None else look.of(rows))
             summary = ink_summary(blob)
             if look is None:  # every card is read here
-                doubt = FaceDoubt.of(faces, inks_of(summary), crops, own)
+                doubt = FaceDoubt.of(faces, inks_of(summary), crops, own, full_colour)
             alone[rows] = doubt.at(rows).applied(probs)
             taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
                                                           LABELS)
@@ -493,18 +495,19 @@ class Classifier:
         first of another deck, which the deck's model would misread (``mismatch`` needs a few)."""
         return self._grown or (len(self._recent) >= MISMATCH_SEEN and not self.mismatch)
 
-    def classify_looks(self, crops: list[np.ndarray]) -> Guess:
+    def classify_looks(self, crops: list[np.ndarray], full_colour: bool = False) -> Guess:
         """One card seen in several frames, read as one. The frames differ in the camera's noise, so
         a reading is steadier over a few looks: their probabilities are averaged in log space (a
         geometric mean: the looks share the light and the blur, so they are not independent
-        witnesses). The looks are not counted as further cards seen."""
-        probs, fits = self.probabilities(crops, remember=False)
+        witnesses). The looks are not counted as further cards seen. ``full_colour``: as ``probabilities``'."""
+        probs, fits = self.probabilities(crops, remember=False, full_colour=full_colour)
         return guess(softmax(np.log(probs + 1e-9).mean(0)), None if fits is None else bool(fits.all()), self.mismatch)
 
-    def classify(self, crops: list[np.ndarray]) -> list[Guess]:
+    def classify(self, crops: list[np.ndarray], full_colour: bool = False) -> list[Guess]:
+        """``full_colour``: as ``probabilities``'."""
         if not crops:
             return []
-        probs, fits = self.probabilities(crops)
+        probs, fits = self.probabilities(crops, full_colour=full_colour)
         mismatch = self.mismatch
         return [guess(p, None if fits is None else bool(f), mismatch)
                 for p, f in zip(probs, fits if fits is not None else [None] * len(probs), strict=True)]
@@ -523,6 +526,11 @@ BLUE_FACE_CHROMA = 22.0
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
 WHITE_INK_SATURATION = 0.25  # an ink less saturated than this at full strength (``ink_saturation``) is white
+# the same for a card cut out of the Pi camera's larger picture, whose colour is at every pixel's
+# resolution: there white ink measures about 0.1 and a light blue on a deep blue face mostly 0.15 and
+# up, where a frame's colour at half resolution (JPEG) takes white's to 0.3 and over (models/README.md,
+# *White ink measured in the camera's larger picture*)
+WHITE_INK_FULL_COLOUR = 0.18
 WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and the box still asks
 MEASURE_FROM = 0.01   # the doubted suit's probability from which the ink's saturation is measured
 # Some decks print each suit on a face of its own colour, with white or black ink; a deck sharing
@@ -554,12 +562,15 @@ class FaceDoubt:
     suit: np.ndarray   # per card: the index in ``SUITS`` of the suit doubted, -1 for none
     share: np.ndarray  # per card: the share of that suit's reading that goes to white; NaN: not yet measured
     crops: tuple[np.ndarray, ...] = ()  # the cards, for the inks still to measure
+    white_ink: float = WHITE_INK_SATURATION  # an ink measured less saturated than this is white
 
     @staticmethod
-    def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray], own_faces: bool = False) -> FaceDoubt:
+    def of(faces: np.ndarray, inks: np.ndarray, crops: list[np.ndarray], own_faces: bool = False,
+           full_colour: bool = False) -> FaceDoubt:
         """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
         mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced.
-        ``own_faces``: the deck gives each suit a face of its own colour, so no card is doubted."""
+        ``own_faces``: the deck gives each suit a face of its own colour, so no card is doubted.
+        ``full_colour``: the crops were cut out of the camera's larger picture (``WHITE_INK_FULL_COLOUR``)."""
         hue, chroma = hue_chroma(faces)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit = np.full(len(faces), -1)
@@ -567,16 +578,18 @@ class FaceDoubt:
             coloured = chroma >= (BLUE_FACE_CHROMA if name == "b" else FACE_CHROMA)
             rows = np.flatnonzero(pale & coloured & (hue >= low) & (hue <= high))
             suit[rows] = SUITS.index(name)
-        return FaceDoubt(suit, np.where(suit >= 0, np.nan, 0.0), tuple(crops))
+        return FaceDoubt(suit, np.where(suit >= 0, np.nan, 0.0), tuple(crops),
+                         WHITE_INK_FULL_COLOUR if full_colour else WHITE_INK_SATURATION)
 
     def at(self, rows: np.ndarray) -> FaceDoubt:
-        return FaceDoubt(self.suit[rows], self.share[rows], tuple(self.crops[i] for i in rows) if self.crops else ())
+        return FaceDoubt(self.suit[rows], self.share[rows], tuple(self.crops[i] for i in rows) if self.crops else (),
+                         self.white_ink)
 
     def measured(self, rows: np.ndarray | None = None) -> FaceDoubt:
         """Itself, with the ink measured on the doubted cards among ``rows`` (None: all)."""
         todo = np.flatnonzero(np.isnan(self.share))
         for i in todo if rows is None else np.intersect1d(todo, rows):
-            self.share[i] = WHITE_INK_DOUBT if ink_saturation(self.crops[i]) < WHITE_INK_SATURATION else FACE_SUIT_DOUBT
+            self.share[i] = WHITE_INK_DOUBT if ink_saturation(self.crops[i]) < self.white_ink else FACE_SUIT_DOUBT
         return self
 
     def applied(self, probs: np.ndarray) -> np.ndarray:

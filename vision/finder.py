@@ -45,6 +45,8 @@ class ZoneView:
     occluded: bool                 # something other than cards is over the zone (a hand)
     soft_edged: bool = False       # the card's edge steps less than a sharp card's (``SOFT_CARD_EDGE``):
                                    # a blurred picture, read but not learned from
+    full_colour: bool = False      # the crop was cut out of the camera's larger picture, whose colour is
+                                   # at every pixel's resolution (a frame's may be at half: JPEG, YUV)
 
 
 def _zone_transform(zone: str) -> tuple[np.ndarray, tuple[int, int]]:
@@ -226,6 +228,7 @@ def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndar
     of the same moment to cut the card out of (``ZonePixels.of_frame``)."""
     t, _ = _zone_transform(zone)
     view = find_in_view(zone_pixels(frame, pose, zone, frame_half, detail), zone, gains, empty, before)
+    view.full_colour = detail is not None
     if view.rect_px is not None:
         back = np.linalg.inv(t @ pose.frame_to_mm)
         view.corners = cv2.perspectiveTransform(view.rect_px.reshape(-1, 1, 2), back).reshape(4, 2)

@@ -79,7 +79,7 @@ class Recognizer:
 
     def classify(self, views: dict[str, finder.ZoneView]) -> list[CardSeen]:
         found = [(v, v.crop) for v in views.values() if v.crop is not None]
-        guesses = self.classifier.classify([crop for _, crop in found])
+        guesses = self.classifier.classify([crop for _, crop in found], all(v.full_colour for v, _ in found))
         return [CardSeen(v.zone, g.card, g.confidence, g.candidates, v.corners, g.probabilities)
                 for (v, _), g in zip(found, guesses, strict=True)]
 
@@ -89,7 +89,7 @@ class Recognizer:
         crops = [v.crop for v in views if v.crop is not None]
         if not crops:
             return None
-        g = self.classifier.classify_looks(crops)
+        g = self.classifier.classify_looks(crops, all(v.full_colour for v in views if v.crop is not None))
         return CardSeen(views[0].zone, g.card, g.confidence, g.candidates, views[0].corners, g.probabilities)
 
     def analyse(self, frame: np.ndarray, before: dict[str, np.ndarray] | None = None,

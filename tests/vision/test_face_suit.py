@@ -114,6 +114,37 @@ def test_white_ink_is_white_however_blurred_and_a_light_tint_of_the_face_is_not(
         assert classifier.WHITE_INK_SATURATION < tinted and abs(tinted - saturation) < 0.2
 
 
+DEEP_BLUE_FACE = (140, 60, 20)  # the deep blue of a blue-faced edition, where its light blue is paler still
+
+
+@pytest.mark.parametrize("face", [DEEP_BLUE_FACE, GREEN_FACE, (40, 40, 150)])
+@pytest.mark.parametrize("blur", [0.6, 1.0, 1.4])
+def test_in_the_cameras_larger_picture_white_stays_under_the_lower_floor_and_the_palest_light_blue_above(face, blur):
+    """A card cut out of the Pi camera's larger picture has its colour at every pixel, so white ink
+    measures far from a tint there, and the floor white is told by is lower
+    (``WHITE_INK_FULL_COLOUR``): a tint of the face 0.25 saturated, as pale as the palest light blue
+    of the blue-faced stand-in decks (``bench_decks.deep_faced``), is above it."""
+    hue = cv2.cvtColor(np.array([[face]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0]
+    assert classifier.ink_saturation(printed(face, (250, 250, 250), blur)) < classifier.WHITE_INK_FULL_COLOUR
+    tint = cv2.cvtColor(np.array([[(hue, 0.25 * 255, 250)]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+    assert classifier.ink_saturation(printed(face, (int(tint[0]), int(tint[1]), int(tint[2])), blur)) \
+        > classifier.WHITE_INK_FULL_COLOUR
+    assert classifier.WHITE_INK_FULL_COLOUR < classifier.WHITE_INK_SATURATION
+
+
+def test_a_pale_light_blue_cut_from_the_larger_picture_stays_blue_where_a_frames_cut_would_turn_white():
+    """An ink measured between the two floors (a light blue 0.14 saturated on a deep blue face) is
+    white in a frame whose colour may be at half resolution, and the face's suit in the camera's
+    larger picture; asked about either way."""
+    light_blue = printed(DEEP_BLUE_FACE, (250, 227, 216))
+    measured = classifier.ink_saturation(light_blue)
+    assert classifier.WHITE_INK_FULL_COLOUR < measured < classifier.WHITE_INK_SATURATION
+    frame, larger = (FaceDoubt.of(lab(DEEP_BLUE_FACE), PALE, [light_blue], full_colour=full).applied(one_hot("b2"))[0]
+                     for full in (False, True))
+    assert frame.argmax() == LABELS.index("w2") and larger.argmax() == LABELS.index("b2")
+    assert frame.max() < 0.9 and larger.max() < 0.9
+
+
 @pytest.mark.parametrize("border_mm", [1.5, 2.5, 4.0])
 def test_a_white_border_is_not_taken_for_the_cards_ink(border_mm):
     """Many decks frame the face in white. On a blue face that frame steps from the face as white

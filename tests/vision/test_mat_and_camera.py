@@ -58,6 +58,7 @@ def test_a_card_cut_out_of_the_larger_picture_is_the_card_found_in_the_frame(see
     _, plain = reader.look(frame)
     _, cut = reader.look(frame, detail=larger)
     assert np.allclose(plain["play"].corners, cut["play"].corners)  # found in the frame either way
+    assert cut["play"].full_colour and not plain["play"].full_colour  # white told by the larger picture's floor
     a, b = (cv2.GaussianBlur(v["play"].crop, (0, 0), 2).astype(np.float32) for v in (plain, cut))
     assert np.abs(a - b).mean() < 4  # the same card in the same place: a pixel off in the frame gives 3 to 6
 
