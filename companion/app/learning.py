@@ -30,6 +30,7 @@ from .settingsfile import set_key
 
 log = logging.getLogger(__name__)
 BACKGROUND_NICE = 10  # how much less the threads that learn the deck get of the processor than the camera
+NICEST = 19  # Linux's highest nice value
 CLOSE_WAIT = 10.0     # seconds the box waits at exit for them (systemd's unit allows 15 to stop)
 
 
@@ -250,8 +251,11 @@ class _Growing:
 
 def in_the_background() -> None:
     """The calling thread yields the processor to the others (the camera's): Linux gives each thread
-    its own nice value, by its id. Elsewhere, or if the system refuses, nothing changes."""
+    its own nice value, by its id. ``BACKGROUND_NICE`` more than its own, so a box started with a
+    nice value of its own (a service's ``Nice=``) still puts it behind the camera. Elsewhere, or if
+    the system refuses, nothing changes."""
     try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+        me = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, me, min(os.getpriority(os.PRIO_PROCESS, me) + BACKGROUND_NICE, NICEST))
     except (AttributeError, OSError):
         pass
