@@ -43,20 +43,16 @@ def face_suit(family: str, deck: designs.DeckDesign) -> str | None:
     if family in ALTERED:
         return "b"
     face = cv2.cvtColor(np.array([[deck.colours[-1]]], np.uint8), cv2.COLOR_BGR2Lab)[0].astype(np.float64)
-    hue, chroma = classifier.hue_chroma(face)
-    for suit, (low, high) in classifier.FACE_HUES.items():
-        floor = classifier.BLUE_FACE_CHROMA if suit == "b" else classifier.FACE_CHROMA
-        if low <= hue[0] <= high and chroma[0] >= floor:
-            return suit
-    return None
+    doubted = int(classifier.FaceDoubt.of(face, np.zeros((1, 2)), []).suit[0])  # a pale ink, as white's
+    return designs.SUITS[doubted] if doubted >= 0 else None
 
 
 def measure(family: str, first: int, decks: int, views: int, jpeg: bool, seed: int) -> list[dict]:
     """Per card laid: its deck, the kind laid, the kind read, whether white, and its ink's measure."""
     rng, reader, rows, t0 = np.random.default_rng(seed), Recognizer(), [], time.time()
-    seed, done = first, 0
+    tried, done = first, 0
     while done < decks:
-        deck, seed = deck_of(family, seed), seed + 1
+        deck, tried = deck_of(family, tried), tried + 1
         suit = face_suit(family, deck)
         if suit is None:
             continue
@@ -74,7 +70,7 @@ def measure(family: str, first: int, decks: int, views: int, jpeg: bool, seed: i
                 crop = result.views["play"].crop if result.views else None
                 if crop is None or not result.cards:
                     continue
-                rows.append({"deck": seed - 1, "laid": card, "read": result.cards[0].card,
+                rows.append({"deck": tried - 1, "laid": card, "read": result.cards[0].card,
                              "white": card[0] == "w", "ink": classifier.ink_saturation(crop)})
     bar(decks, decks, t0, family)
     print(file=sys.stderr)
