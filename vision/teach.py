@@ -15,10 +15,20 @@ W, H = CROP
 POSES = ((-3.0, 3.0), (-17.0, -9.0), (-9.0, -2.0), (2.0, 9.0), (9.0, 17.0))
 
 
+# The share of altered copies JPEG-compressed. The Pi camera's frames are raw, and a card is cut
+# out of its larger picture, whose colour is at every pixel's resolution; JPEG keeps colour at
+# half resolution, so it blurs a thin stroke's colour into the face. Compressing every copy taught
+# a deck's model a light ink's colour as JPEG leaves it, not as the box sees it: on blue faces a
+# light blue taken for white, a dark grey ink for green (models/README.md, *Fewer compressed
+# copies*). Some still are: a photo or a page's frame may be JPEG.
+JPEG_SHARE = 0.3
+
+
 # -- altered copies --------------------------------------------------------------------------------
-def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator, jpeg: float = JPEG_SHARE) -> np.ndarray:
     """One copy of a taught crop as the finder might cut it out of another frame: askew, shifted
-    or loosely cut (over the mat or another card), under another light, blurred, noisy, glared."""
+    or loosely cut (over the mat or another card), under another light, blurred, noisy, glared,
+    and with the chance ``jpeg`` JPEG-compressed."""
     pose = int(rng.integers(len(POSES)))
     loose = pose > 0  # the top card of a pile is often cut out loosely, askew in its crop
     angle = rng.uniform(*POSES[pose])
@@ -52,6 +62,8 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator) -> np
         img = cv2.GaussianBlur(img, (0, 0), blur)
     img += rng.normal(0, rng.uniform(1, 5), img.shape).astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg < 1.0 and rng.random() >= jpeg:  # 1: no draw, so training's samples stay as they were
+        return out
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
     return out if decoded is None else decoded

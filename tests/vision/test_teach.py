@@ -248,6 +248,33 @@ def test_altered_copies_keep_the_crop_size_and_stay_near_the_taught_colours():
     assert np.median([np.median(c[..., 2]) - np.median(c[..., 0]) for c in copies]) > 80
 
 
+def test_most_copies_keep_a_thin_light_strokes_colour_as_the_pi_camera_gives_it():
+    """The box reads raw frames at full colour resolution; JPEG halves it and blurs a thin stroke's
+    colour into the face, so on a deep blue face light blue and white ink look more alike
+    (teach.JPEG_SHARE). The same draws each way: the copies differ only in the compression."""
+    w, h = finder.CROP
+
+    def card(ink):
+        crop = np.full((h, w, 3), (160, 80, 20), np.uint8)
+        cv2.line(crop, (w // 2, 10), (w // 2, h - 10), ink, 1)
+        return crop
+
+    def saturation(copy):  # of the stroke: the copy's brightest pixels
+        px = copy.reshape(-1, 3).astype(np.float32)
+        top = px[np.argsort(px.max(1))[-40:]]
+        return float(np.median(1 - top.min(1) / np.maximum(top.max(1), 1)))
+
+    light_blue, white = card((250, 215, 165)), card((250, 250, 250))
+    gap = {jpeg: np.mean([saturation(teach.augment(light_blue, light_blue, np.random.default_rng(k), jpeg))
+                          - saturation(teach.augment(white, white, np.random.default_rng(k), jpeg)) for k in range(40)])
+           for jpeg in (0.0, 1.0)}
+    assert gap[0.0] > 1.4 * gap[1.0] > 0
+    # by default most copies are raw, some compressed as a photo or the page's frame may be
+    compressed = [not np.array_equal(teach.augment(white, white, np.random.default_rng(k)),
+                                     teach.augment(white, white, np.random.default_rng(k), 0.0)) for k in range(100)]
+    assert 0.15 < np.mean(compressed) < 0.45
+
+
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from(designs.TRAINING), st.integers(0, 10_000), st.sampled_from(LABELS), st.integers(0, 2**32 - 1))
 def test_a_copy_turned_round_is_described_as_its_view_turned(plain, family, deck, label, seed):
