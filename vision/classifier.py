@@ -404,7 +404,7 @@ class Classifier:
             if remember:
                 self._lately.extend(float(p) for p in probs.max(1))
             return (no_surer_than(probs, HARD_DECK_MOST) if hard else probs), None
-        taught, alone = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
+        taught, raw = np.empty((len(crops), len(LABELS))), np.empty((len(crops), len(LABELS)))
         distance, full, look = np.empty(len(crops)), np.ones(len(crops), bool), None
         cells = card_map(crops)
         if deck.quick is not None and not self.mismatch and not self._grown:
@@ -413,8 +413,9 @@ class Classifier:
             view = self._deck_view(self._joined_features([look.features]), summary, cells)
             taught, distance = deck.quick.posterior(view, faces, LABELS)
             doubt = FaceDoubt.of(faces, inks_of(summary), crops, own, full_colour)
-            alone = doubt.applied(card_probabilities(look.suit, look.value))
-            full = (self._with_deck(taught, distance, alone, deck).max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
+            raw = card_probabilities(look.suit, look.value)
+            both = self._with_deck(taught, distance, doubt.beside_deck().applied(raw), deck)
+            full = (both.max(1) < QUICK_SURE) | (distance > teach.FIT_MARGIN)
         rows = np.flatnonzero(full)
         if len(rows):
             part = [crops[i] for i in rows]
@@ -422,24 +423,29 @@ class Classifier:
             summary = ink_summary(blob)
             if look is None:  # every card is read here
                 doubt = FaceDoubt.of(faces, inks_of(summary), crops, own, full_colour)
-            alone[rows] = doubt.at(rows).applied(probs)
+            raw[rows] = probs
             taught[rows], distance[rows] = deck.posterior(self._deck_view(features, summary, cells[rows]), faces[rows],
                                                           LABELS)
+        # the network's say beside a family's deck model; a deck grown from this game is not sure enough
+        # of its inks to weigh the ink's measure itself
+        said = (doubt if self._grown else doubt.beside_deck()).applied(raw)
         fits = distance <= teach.FIT_MARGIN
         hard = self._grown and self.hard_deck  # a deck grown from this game is still the networks' to find hard
         if remember:
             self._recent.extend(float(d) for d in distance)
             if self._grown:
-                self._lately.extend(float(p) for p in alone.max(1))
+                self._lately.extend(float(p) for p in said.max(1))
         if self.mismatch:
             kept = np.flatnonzero(~full)  # found only now: the cards the quick look kept are read as untaught
             if look is not None and len(kept):
-                probs, _, _ = self._run([crops[i] for i in kept], described=False, look=look.of(kept))
-                alone[kept] = doubt.at(kept).applied(probs)
-            return alone, fits
-        both = self._with_deck(taught, distance, alone, deck)
-        if not self.matches:
-            return np.where(fits[:, None], both, alone), fits
+                raw[kept] = self._run([crops[i] for i in kept], described=False, look=look.of(kept))[0]
+            return doubt.applied(raw), fits
+        both = self._with_deck(taught, distance, said, deck)
+        if not self.matches:  # a card that does not fit is read as untaught
+            unfit = np.flatnonzero(~fits)
+            if len(unfit):
+                both[unfit] = doubt.at(unfit).applied(raw[unfit])
+            return both, fits
         return (no_surer_than(both, HARD_DECK_MOST) if hard else both), fits
 
     def _own_faces(self, faces: np.ndarray, crops: list[np.ndarray], remember: bool) -> bool:
@@ -555,9 +561,9 @@ class FaceDoubt:
     each such reading goes to white of the same value, so the box asks, with white the other
     candidate; where the ink is white at full strength (``ink_saturation``), three quarters go, so
     white is the guess, still asked. A taught deck's own model knows its inks and is not doubted;
-    the network's say beside it is. The ink takes a millisecond a card to measure, so it is measured
-    only where a reading gives the doubted suit a say (``MEASURE_FROM``), and once per card: a
-    taught card its quick look leaves unsure is read again."""
+    the network's say beside it carries the quarter, unmeasured (``beside_deck``). The ink takes a
+    millisecond a card to measure, so it is measured only where a reading gives the doubted suit a
+    say (``MEASURE_FROM``), and once per card."""
 
     suit: np.ndarray   # per card: the index in ``SUITS`` of the suit doubted, -1 for none
     share: np.ndarray  # per card: the share of that suit's reading that goes to white; NaN: not yet measured
@@ -591,6 +597,14 @@ class FaceDoubt:
         for i in todo if rows is None else np.intersect1d(todo, rows):
             self.share[i] = WHITE_INK_DOUBT if ink_saturation(self.crops[i]) < self.white_ink else FACE_SUIT_DOUBT
         return self
+
+    def beside_deck(self) -> FaceDoubt:
+        """The doubt of the networks' say beside a family's deck model: the quarter of the doubted
+        suit to white on every doubted card, the ink left unmeasured. The ink's measure is the deck's
+        model's to weigh, as it was taught that deck's white and pale suit; beside it, the measure
+        made many a light blue card of a blue-faced deck white (models/README.md, *The ink's measure
+        left to a taught deck's model*)."""
+        return FaceDoubt(self.suit, np.where(self.suit >= 0, FACE_SUIT_DOUBT, 0.0), (), self.white_ink)
 
     def applied(self, probs: np.ndarray) -> np.ndarray:
         """The networks' probabilities with the doubted suit's share moved to white of the same value.

@@ -1,7 +1,8 @@
 """Untaught, a reading of the face's own suit on a strongly coloured face, in a pale ink, is never
 sure: white ink blurred into such a face takes its hue (the blue-faced editions). Where the ink is
 white at full strength, white is the guess. Taught, the network's say beside the deck's own model
-carries the same doubt. A deck giving each suit a face of its own colour is not doubted."""
+carries the quarter of that doubt, and the ink's measure is left to the deck's model. A deck giving
+each suit a face of its own colour is not doubted."""
 from types import SimpleNamespace
 
 import cv2
@@ -228,43 +229,57 @@ class UndecidedDeck:
         return p / p.sum(1, keepdims=True), np.zeros(len(x))
 
 
-def test_a_taught_deck_undecided_between_white_and_the_face_suit_is_not_settled_by_the_blur(monkeypatch):
-    """Taught, the network's say comes with its doubt: on a blue face its sure blue 3 is, for the
-    white card whose ink is white, no reason to read blue; the tint of the face stays blue."""
-    reader = Classifier(profile=SimpleNamespace(deck=UndecidedDeck(), fitted=True))  # type: ignore[arg-type]
+def sure_blue_network(reader: Classifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every network reads every card as a blue 3, surely."""
     monkeypatch.setattr(reader, "_run", lambda crops, described=True, look=None: (
         np.concatenate([one_hot("b3", 0.99)] * len(crops)), np.ones((len(crops), 192), np.float32),
         to_blob(ends(crops))))
-    white, tint = reader.classify([printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))])
-    assert white.card == "w3" and white.confidence < 0.9
-    assert tint.card == "b3"
 
 
-class UndecidedQuickDeck(UndecidedDeck):
-    """The same, with a quick model as undecided: its cards are read twice, by the first network
-    and the quick model, then by every network and the whole model."""
+def test_a_taught_deck_undecided_between_white_and_the_face_suit_leaves_the_card_asked(monkeypatch):
+    """Taught, the network's say comes with the quarter of its doubt: on a blue face its sure blue 3
+    does not settle what the deck's model leaves open between white and blue, so the box asks about
+    the white card and the tint alike, with the other candidate beside the guess."""
+    reader = Classifier(profile=SimpleNamespace(deck=UndecidedDeck(), fitted=True))  # type: ignore[arg-type]
+    sure_blue_network(reader, monkeypatch)
+    for card in reader.classify([printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))]):
+        assert card.confidence < 0.9 and {card.card, *card.candidates} >= {"w3", "b3"}, card
 
-    quick = UndecidedDeck()
+
+class LeaningDeck(UndecidedDeck):
+    """A taught deck's model that reads its card as a blue 3 at 0.8, white 3 the other candidate."""
+
+    def posterior(self, x: np.ndarray, faces: np.ndarray, order: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        p = np.full((len(x), len(order)), 1e-4)
+        p[:, order.index("b3")], p[:, order.index("w3")] = 0.8, 0.2
+        return p / p.sum(1, keepdims=True), np.zeros(len(x))
 
 
-def test_a_taught_card_read_twice_has_its_ink_measured_once(monkeypatch):
-    """``ink_saturation`` (a median filter, about a millisecond a card) is taken once per card and reading,
-    though a card the quick look leaves unsure is doubted again once every network has read it."""
-    reader = Classifier(profile=SimpleNamespace(deck=UndecidedQuickDeck(), fitted=True))  # type: ignore[arg-type]
+class LeaningQuickDeck(LeaningDeck):
+    """The same with a quick model as sure: each card read by the first network and the quick model
+    first."""
+
+    quick = LeaningDeck()
+
+
+@pytest.mark.parametrize("deck", [LeaningDeck(), LeaningQuickDeck()])
+def test_a_taught_deck_reading_its_light_blue_is_not_turned_white_by_the_inks_measure(monkeypatch, deck):
+    """A light blue numeral on a deep blue face may measure as white ink (the camera's blur mixes it
+    with the face); the deck's model was taught this deck's light blue and white, so its reading
+    stands and the ink is not measured (models/README.md, *The ink's measure left to a taught
+    deck's model*). Untaught, the same card is made white by the measure."""
     measured = []
     real = classifier.ink_saturation
     monkeypatch.setattr(classifier, "ink_saturation", lambda crop: measured.append(crop) or real(crop))
-    monkeypatch.setattr(reader, "_run", lambda crops, described=True, look=None: (
-        np.concatenate([one_hot("b3", 0.99)] * len(crops)), np.ones((len(crops), 192), np.float32),
-        to_blob(ends(crops))))
-    quick = []
-    real_first = reader._first_look
-    monkeypatch.setattr(reader, "_first_look", lambda crops: quick.append(crops) or real_first(crops))
-    cards = [printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 205, 150))]
-    white, tint = reader.classify(cards)
-    assert len(quick) == 1  # both looked at quickly, then read again by every network
-    assert len(measured) == 1 and measured[0] is cards[0]  # the tint's ink is too colourful to be doubted
-    assert white.card == "w3" and white.confidence < 0.9 and tint.card == "b3"
+    reader = Classifier(profile=SimpleNamespace(deck=deck, fitted=True))  # type: ignore[arg-type]
+    sure_blue_network(reader, monkeypatch)
+    network = np.concatenate([one_hot("b3", 0.99)] * 2)
+    nearly_white = [printed(BLUE_FACE, (250, 250, 250)), printed(BLUE_FACE, (250, 240, 228))]
+    for card in reader.classify(nearly_white):
+        assert card.card == "b3", card
+    assert not measured
+    untaught = FaceDoubt.of(np.concatenate([lab(BLUE_FACE)] * 2), np.zeros((2, 2)), nearly_white).applied(network)
+    assert [LABELS[i] for i in untaught.argmax(1)] == ["w3", "w3"] and len(measured) == 2
 
 
 def test_the_ink_is_measured_only_where_the_reading_gives_the_doubted_suit_a_say(monkeypatch):
