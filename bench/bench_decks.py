@@ -23,6 +23,7 @@ with the budget.
     python bench/bench_decks.py --families tuning --fit-seed 1     # each deck's model fitted on other copies
     python bench/bench_decks.py --faint-blue --first-deck 3700     # training decks of a blue face, light blue on it
     python bench/bench_decks.py --deep-blue --first-deck 4300      # the same on a deep face, as a blue-faced edition
+    python bench/bench_decks.py --paler-blue --first-deck 4330     # the same, its blue paler still
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
     python bench/bench_decks.py --families tuning --detail 1.8     # cards cut from the Pi camera's larger stream
 
@@ -30,9 +31,9 @@ Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-ou
 earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
 the renderer's camera; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and
 71,000, 90,000 and 96,000 (the tuning and training families' choices), 126,000 (the hard-deck rule)
-and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 137,000 (held-out figures
+and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 139,000 (held-out figures
 since, models/README.md's *Where it stands*); judge a new candidate on decks it was never compared
-on (--first-deck 138000 and up).
+on (--first-deck 140000 and up).
 """
 import argparse
 import collections
@@ -100,20 +101,28 @@ def faint_blue(seed: int, rng: np.random.Generator) -> designs.DeckDesign | None
 FAINT_BLUE = "faint-blue"  # ``--faint-blue``'s decks: coloured-face training decks altered by ``faint_blue``
 FAINT_SEEDS = 40  # faint-blue deck N: the first coloured-face deck from seed 40 N on that ``faint_blue`` alters
 DEEP_BLUE = "deep-blue"  # ``--deep-blue``'s decks: faint-blue decks altered by ``deep_faced``
-ALTERED = (FAINT_BLUE, DEEP_BLUE)  # the benchmark's own alterations of training decks
+PALER_BLUE = "paler-blue"  # ``--paler-blue``'s: deep-blue decks whose blue is paler still (``deep_faced``)
+ALTERED = (FAINT_BLUE, DEEP_BLUE, PALER_BLUE)  # the benchmark's own alterations of training decks
+PALER = (0.12, 0.25)  # the saturation of a paler-blue deck's blue
+PALER_DRAW = 777  # its seed, less the deck's: drawn apart, so the deck is otherwise its deep-blue deck
 
 
-def deep_faced(deck: designs.DeckDesign, seed: int) -> designs.DeckDesign:
+def deep_faced(deck: designs.DeckDesign, seed: int, paler: bool = False) -> designs.DeckDesign:
     """A faint-blue deck on a deep gradient of its own face's hue (saturation 0.7 to 0.95, value
     0.85 down to 0.45), its blue a paler tint (0.25 to 0.4 saturated) and one firework on every
     card, as the card-reading issue describes the widespread blue-faced edition: a training
-    family's decks and typefaces that read light blue as white untaught, and now and then taught."""
+    family's decks and typefaces that read light blue as white untaught, and now and then taught.
+    ``paler``: its blue 0.12 to 0.25 saturated (``PALER``), so that taught too light blue is read as
+    white often enough to tell changes apart, as the deep-blue decks no longer are."""
     rng = np.random.default_rng(seed)
     hue = float(face_hsv(deck)[0])
     light = designs._hue(hue, float(rng.uniform(0.7, 0.85)), float(rng.uniform(0.7, 0.85)))
     deep = designs._hue(hue, float(rng.uniform(0.85, 0.95)), float(rng.uniform(0.45, 0.6)))
     palette = list(deck.palette)
     palette[designs.SUITS.index("b")] = designs._hue(hue, float(rng.uniform(0.25, 0.4)), 0.98)
+    if paler:
+        pale = np.random.default_rng(seed + PALER_DRAW).uniform(*PALER)
+        palette[designs.SUITS.index("b")] = designs._hue(hue, float(pale), 0.98)
     return dataclasses.replace(deck, face="gradient", colours=(light, deep), palette=tuple(palette), art="one")
 
 
@@ -157,14 +166,14 @@ def deck_of(family: str, seed: int, thin: bool = False) -> designs.DeckDesign:
     else:
         altered = (faint_blue(s, np.random.default_rng(s)) for s in itertools.count(FAINT_SEEDS * seed))
         deck = next(deck for deck in altered if deck is not None)
-        if family == DEEP_BLUE:
-            deck = deep_faced(deck, seed)
+        if family != FAINT_BLUE:
+            deck = deep_faced(deck, seed, family == PALER_BLUE)
     return thin_typed(deck) if thin else deck
 
 
 def role(family: str) -> str:
-    """What a family's decks are for (``designs.GROUPS``); faint-blue and deep-blue decks are training
-    decks altered."""
+    """What a family's decks are for (``designs.GROUPS``); faint-blue, deep-blue and paler-blue decks
+    are training decks altered."""
     return "training" if family in ALTERED else designs.role(family)
 
 
@@ -423,6 +432,9 @@ def main() -> None:
     p.add_argument("--deep-blue", action="store_true",
                    help="instead of --families, faint-blue decks on a deep face of their own hue, their blue paler, "
                         "one firework on every card: a training-side stand-in for a blue-faced edition, taught too")
+    p.add_argument("--paler-blue", action="store_true",
+                   help="instead of --families, deep-blue decks whose blue is paler still (0.12 to 0.25 saturated): "
+                        "taught, light blue read as white often enough to tune on")
     p.add_argument("--thin-type", action="store_true",
                    help="each deck's numerals in one of the thinnest training typefaces, thinner than a pixel of "
                         "the card's crop where small: a stand-in to tune on (training and tuning families)")
@@ -435,7 +447,8 @@ def main() -> None:
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
-    chosen = (FAINT_BLUE,) if args.faint_blue else (DEEP_BLUE,) if args.deep_blue else chosen_families(args.families)
+    chosen = ((FAINT_BLUE,) if args.faint_blue else (DEEP_BLUE,) if args.deep_blue else (PALER_BLUE,)
+              if args.paler_blue else chosen_families(args.families))
     if args.model:
         for path in args.model:
             if not os.path.isfile(path):

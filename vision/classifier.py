@@ -602,8 +602,8 @@ class FaceDoubt:
         """The doubt of the networks' say beside a family's deck model: the quarter of the doubted
         suit to white on every doubted card, the ink left unmeasured. The ink's measure is the deck's
         model's to weigh, as it was taught that deck's white and pale suit; beside it, the measure
-        made many a light blue card of a blue-faced deck white (models/README.md, *The ink's measure
-        left to a taught deck's model*)."""
+        turned light blue cards white that the deck's model read as blue (models/README.md, *The
+        ink's measure left to a taught deck's model*)."""
         return FaceDoubt(self.suit, np.where(self.suit >= 0, FACE_SUIT_DOUBT, 0.0), (), self.white_ink)
 
     def applied(self, probs: np.ndarray) -> np.ndarray:

@@ -282,6 +282,24 @@ def test_a_taught_deck_reading_its_light_blue_is_not_turned_white_by_the_inks_me
     assert [LABELS[i] for i in untaught.argmax(1)] == ["w3", "w3"] and len(measured) == 2
 
 
+class FarDeck(UndecidedDeck):
+    """A taught deck's model to which every card lies far: a card of another deck, or the first cards
+    of a game before the profile is known to fit."""
+
+    def posterior(self, x: np.ndarray, faces: np.ndarray, order: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        return super().posterior(x, faces, order)[0], np.full(len(x), 5.0)
+
+
+def test_a_card_that_does_not_fit_the_taught_deck_is_read_with_the_inks_measure_as_untaught(monkeypatch):
+    """Beside a profile, a card that does not fit it is read as untaught, its white ink measured:
+    the network's sure blue 3 on a blue face becomes a white 3, asked about."""
+    reader = Classifier(profile=SimpleNamespace(deck=FarDeck(), fitted=True))  # type: ignore[arg-type]
+    sure_blue_network(reader, monkeypatch)
+    card, fits = reader.probabilities([printed(BLUE_FACE, (250, 250, 250))])
+    assert fits is not None and not fits[0]
+    assert LABELS[card[0].argmax()] == "w3" and card[0].max() < 0.9
+
+
 def test_the_ink_is_measured_only_where_the_reading_gives_the_doubted_suit_a_say(monkeypatch):
     """A white card read surely as white on a blue face keeps the doubt but skips ``ink_saturation``
     (its reading moves less than ``MEASURE_FROM`` whatever the ink); one read as blue is measured."""
