@@ -8,7 +8,9 @@ from one photo per kind on the mat, share asked (the card reported as null, so t
 wrong with confidence >= 0.9 (untaught, and taught), the median time per 1280x720 frame on one
 core (untaught, and taught), and the median time to fit a deck's profile from its 35 photos. The
 times are this process's: run one family at a time on an otherwise idle machine to compare them
-with the budget.
+with the budget. Each deck's scenes are read as one game: the box starts each game afresh, so what
+it gathered from the cards of the deck before (how hard the deck is to read, whether each suit has
+a face of its own colour) is forgotten when the next deck comes.
 
     python bench/bench_decks.py                      # small and fast: 30 scenes per family
     python bench/bench_decks.py --frames 700         # 2,100 scenes over the three held-out families
@@ -31,9 +33,9 @@ Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-ou
 earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
 the renderer's camera; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and
 71,000, 90,000 and 96,000 (the tuning and training families' choices), 126,000 (the hard-deck rule)
-and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 139,000 (held-out figures
+and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 140,000 (held-out figures
 since, models/README.md's *Where it stands*); judge a new candidate on decks it was never compared
-on (--first-deck 140000 and up).
+on (--first-deck 141000 and up).
 """
 import argparse
 import collections
@@ -282,12 +284,15 @@ def teach_guided(deck: synth.Design, rng: np.random.Generator, recognizer: Recog
 
 @dataclasses.dataclass
 class DeckTally:
-    """One deck's piles and how many of them were read right, untaught and taught."""
+    """One deck's piles, how many of them were read right, untaught and taught, and how many
+    wrongly with confidence >= 0.9."""
 
     seed: int
     piles: int = 0
     right: int = 0
     right_taught: int = 0
+    sure_wrong: int = 0
+    sure_wrong_taught: int = 0
 
 
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
@@ -322,6 +327,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
         if k % per_deck == 0:
             tally = DeckTally(first_deck + k // per_deck)
             by_deck.append(tally)
+            plain.classifier.new_game()  # each deck's scenes are one game: the box forgets the last deck's cards
             deck = deck_of(family, tally.seed, thin)
             with_profile = None
             if taught:
@@ -356,7 +362,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             found += 1
             tally.right += seen.card == top
             asked += seen.card is None
-            wrong += seen.card is not None and seen.card != top and seen.confidence >= 0.9
+            sure_wrong = seen.card is not None and seen.card != top and seen.confidence >= 0.9
+            wrong += sure_wrong
+            tally.sure_wrong += sure_wrong
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
             keep_misread(gallery, "untaught", result.views[seen.zone].crop, deck, top, seen)
         if with_profile is not None:
@@ -366,7 +374,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             for s in seen_taught:
                 top = scene.top(s.zone).card
                 tally.right_taught += s.card == top
-                wrong_taught += s.card is not None and s.card != top and s.confidence >= 0.9
+                sure_wrong = s.card is not None and s.card != top and s.confidence >= 0.9
+                wrong_taught += sure_wrong
+                tally.sure_wrong_taught += sure_wrong
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
                 keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
         bar(done + k + 1, total, t0, family)
@@ -394,6 +404,12 @@ def spread(by_deck: list[DeckTally], how: str) -> str:
     short = sum(share < TARGETS[how] for share, _ in shares)
     return (f"{how} {shares[0][0]:.1%} (deck {shares[0][1]}), {median:.1%}, {shares[-1][0]:.1%}, "
             f"{short} of {len(shares)} below {TARGETS[how]:.1%}")
+
+
+def sure_wrong_decks(by_deck: list[DeckTally]) -> str:
+    """The decks read wrongly with confidence >= 0.9, and how often (untaught / taught)."""
+    decks = [f"{d.seed} {d.sure_wrong}/{d.sure_wrong_taught}" for d in by_deck if d.sure_wrong or d.sure_wrong_taught]
+    return f" ({', '.join(decks)})" if decks else ""
 
 
 def typical(confusions: collections.Counter) -> list[str]:
@@ -494,7 +510,7 @@ def main() -> None:
         print(f"  {family:<20} {spread(r['by deck'], 'untaught')}"
               + ("" if args.no_teach else f"; {spread(r['by deck'], 'taught')}")
               + f"; wrong and sure {sure_wrong[0]}" + ("" if args.no_teach else f" / {sure_wrong[1]}")
-              + f" of {r['piles']}")
+              + f" of {r['piles']}" + sure_wrong_decks(r["by deck"]))
     if args.decks > 1:
         print("each deck, piles read right untaught" + ("" if args.no_teach else " / taught") + " of its piles:")
         for family, r in rows.items():
