@@ -235,9 +235,18 @@ def look_at_zone(frame: np.ndarray, pose: mat.MatPose, zone: str, gains: np.ndar
     return view
 
 
+LEVELS = np.arange(256, dtype=np.uint8).reshape(1, 256, 1).repeat(3, axis=2)  # every 8-bit level, per channel
+
+
 def balance(img: np.ndarray, gains: np.ndarray | None) -> np.ndarray:
-    """The image under neutral light: each channel times its gain (saturating)."""
-    return img if gains is None else cv2.multiply(img, scalar(*(float(g) for g in gains), 0.0))
+    """The image under neutral light: each channel times its gain (saturating). An 8-bit image
+    looks its levels up in a table of the same product, several times quicker per pixel."""
+    if gains is None:
+        return img
+    gain = scalar(*(float(g) for g in gains), 0.0)
+    if img.dtype != np.uint8 or img.ndim != 3 or img.shape[2] != 3:
+        return cv2.multiply(img, gain)
+    return cv2.LUT(img, cv2.multiply(LEVELS, gain))
 
 
 CUT = 38.0                 # how far from the empty mat's colour a card's pixels are, at least

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 from vision import designs, finder, synth
 from vision.classifier import guess
@@ -293,3 +294,13 @@ def test_teach_a_deck_then_recognise_it(tmp_path, companion_cmd):
     p = subprocess.run(companion_cmd + ["teach", str(tmp_path / "none"), "--profile", str(profile)],
                        capture_output=True, text=True)
     assert p.returncode == 1 and "not a folder" in p.stderr
+
+
+@settings(max_examples=80, deadline=None)
+@given(img=arrays(np.uint8, st.tuples(st.integers(1, 40), st.integers(1, 40), st.just(3))),
+       gains=st.tuples(*[st.floats(0.25, 4.0)] * 3))
+def test_balancing_by_table_is_opencvs_saturating_product(img, gains):
+    """The 8-bit table ``balance`` looks levels up in gives every pixel what multiplying it gives."""
+    expected = cv2.multiply(img, (*gains, 0.0))
+    assert np.array_equal(finder.balance(img, np.array(gains)), expected)
+    assert finder.balance(img, None) is img
