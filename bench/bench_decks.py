@@ -295,6 +295,11 @@ class DeckTally:
     sure_wrong_taught: int = 0
 
 
+def sure_wrong(seen: CardSeen, top: str) -> bool:
+    """Read as another card than ``top`` with confidence >= 0.9: a mistake the box would judge by."""
+    return seen.card is not None and seen.card != top and seen.confidence >= 0.9
+
+
 def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck: int,
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
@@ -362,9 +367,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             found += 1
             tally.right += seen.card == top
             asked += seen.card is None
-            sure_wrong = seen.card is not None and seen.card != top and seen.confidence >= 0.9
-            wrong += sure_wrong
-            tally.sure_wrong += sure_wrong
+            sure = sure_wrong(seen, top)
+            wrong += sure
+            tally.sure_wrong += sure
             confusions[f"{top}->{seen.card or '?'}"] += seen.card != top
             keep_misread(gallery, "untaught", result.views[seen.zone].crop, deck, top, seen)
         if with_profile is not None:
@@ -374,9 +379,9 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             for s in seen_taught:
                 top = scene.top(s.zone).card
                 tally.right_taught += s.card == top
-                sure_wrong = s.card is not None and s.card != top and s.confidence >= 0.9
-                wrong_taught += sure_wrong
-                tally.sure_wrong_taught += sure_wrong
+                sure = sure_wrong(s, top)
+                wrong_taught += sure
+                tally.sure_wrong_taught += sure
                 confusions_taught[f"{top}->{s.card or '?'}"] += s.card != top
                 keep_misread(gallery, "taught", result.views[s.zone].crop, deck, top, s)
         bar(done + k + 1, total, t0, family)
