@@ -66,6 +66,7 @@ from vision.watcher import Watcher  # noqa: E402
 
 DECKS = 5            # decks drawn from each family (the scenes are shared out among them)
 FIRST_DECK = 70_000  # deck seeds of the benchmark (a family's seeds all give decks of its own kind)
+TWO_LIGHTS = 0.3     # ``--two-lights``: how far apart red's and blue's gains run across the frame
 HAND_FRAMES = 2     # frames a lesson's card is seen under the hand that lays it
 GALLERY = 48        # misread piles shown per family and reading
 COLUMNS = ("found", "untaught", "taught", "asked", "wrong>=0.9", "taught wrong", "ms/frame", "taught ms", "teach s")
@@ -304,7 +305,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
                    progress: tuple[int, int, float], watching: bool = False, guided: bool = False,
                    gallery: dict[str, list[Misread]] | None = None, glare: bool = True,
                    fit_seed: int = 0, jpeg: bool = True, decks: int = DECKS, thin: bool = False,
-                   detail: float | None = None, exposure: float | None = None) -> dict[str, float]:
+                   detail: float | None = None, exposure: float | None = None,
+                   across: float = 0.0) -> dict[str, float]:
     """Read ``frames`` scenes of decks of ``family``; figures are shares of the piles laid.
     ``watching``: each zone read knowing its picture before the top card was laid, as the box
     reads a card during a game (the time per frame then includes that look). ``guided``: each deck
@@ -318,7 +320,8 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
     thinnest training typefaces (``thin_typed``). ``detail``: each card cut out of the camera's
     larger picture of the moment, this many times the frame's size (the Pi camera's two streams),
     and the deck taught from photos of that size. ``exposure``: every frame's and photo's level
-    set by the Pi camera's exposure control at this exposure value (``synth.Light.exposure``)."""
+    set by the Pi camera's exposure control at this exposure value (``synth.Light.exposure``).
+    ``across``: the scenes lit warm on one side and cold on the other (``synth.Light.across``)."""
     rng = np.random.default_rng([seed, sum(map(ord, family))])
     plain = Recognizer(Classifier())
     found = asked = wrong = wrong_taught = 0
@@ -352,7 +355,7 @@ def family_figures(family: str, frames: int, seed: int, taught: bool, first_deck
             light = dataclasses.replace(light, glare=0.0)
         if not jpeg:
             light = dataclasses.replace(light, jpeg=None)
-        light = dataclasses.replace(light, exposure=exposure)
+        light = dataclasses.replace(light, exposure=exposure, across=across)
         frame = synth.render_frame(scene, camera, light, k)
         larger = None if detail is None else synth.render_larger(scene, camera, light, detail, k)
         before = None
@@ -465,6 +468,10 @@ def main() -> None:
     p.add_argument("--exposure", type=float, metavar="EV",
                    help="the light's level set as the Pi camera's exposure control sets it with the box's settings, "
                         f"at this exposure value (the box's: {camera.BOX_EV}) instead of drawn at random")
+    p.add_argument("--two-lights", action="store_true",
+                   help="light every scene warm on one side and cold on the other, red's and blue's gains "
+                        f"{TWO_LIGHTS * 100:.0f}%% apart across the frame (a lamp and a window); the deck is taught "
+                        "as before")
     p.add_argument("--gallery", metavar="DIR",
                    help="also write pictures of the piles misread, per family and reading, into DIR")
     args = p.parse_args()
@@ -486,7 +493,7 @@ def main() -> None:
                                       (n * args.frames, len(chosen) * args.frames, t0), args.watching, args.guided,
                                       misread if args.gallery else None, not args.no_glare, args.fit_seed,
                                       not args.no_jpeg, args.decks, args.thin_type, args.detail,
-                                      args.exposure)
+                                      args.exposure, TWO_LIGHTS if args.two_lights else 0.0)
         if args.gallery:
             for how, piles in misread.items():
                 write_gallery(os.path.join(args.gallery, f"{family}-{how}.png"), piles)
@@ -497,7 +504,8 @@ def main() -> None:
            + (", no glare" if args.no_glare else "") + (", uncompressed" if args.no_jpeg else "")
            + (f", copies' seed {args.fit_seed}" if args.fit_seed else "")
            + (", thinnest training typefaces" if args.thin_type else "")
-           + (f", cards cut from a {args.detail:g} times larger picture" if args.detail else ""))
+           + (f", cards cut from a {args.detail:g} times larger picture" if args.detail else "")
+           + (", a lamp on one side and a window on the other" if args.two_lights else ""))
     print(f"design families ({args.frames} scenes each, {args.decks} decks per family from deck {args.first_deck}, "
           f"seed {args.seed}, model {' + '.join(args.model or ['shipped'])}, {how}; "
           f"typefaces: {typefaces[0]} for training families, "

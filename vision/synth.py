@@ -307,6 +307,9 @@ class Light:
     noise_seed: int | None = None  # another frame under the same light: the same glare, other noise
     exposure: float | None = None  # the Pi camera's exposure value (stops) under the box's settings: the
     # level follows the picture as the camera's control sets it (``_exposure``), ``gains`` only tint it
+    across: float = 0.0  # a lamp on one side, a window on the other: red's and blue's gains each change
+    # by this much from the frame's left edge to its right, the other way round (a single white
+    # balance cannot take that away)
 
     @staticmethod
     def random(rng: np.random.Generator) -> Light:
@@ -323,6 +326,9 @@ class Light:
         f: np.ndarray = img.astype(np.float32) * np.array(self.gains, np.float32)
         # a row and a column of coordinates, broadcast: the same values as whole grids, a tenth of the work
         xx, yy = np.arange(w, dtype=np.float32)[None, :], np.arange(h, dtype=np.float32)[:, None]
+        if self.across:
+            side = self.across * (xx[0] / w - 0.5)  # warm on the left, cold on the right (BGR)
+            f *= np.stack([1 + side, np.ones_like(side), 1 - side], axis=1)[None]
         if self.falloff:
             cx, cy = rng.uniform(0, w), rng.uniform(0, h)
             d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(w, h)

@@ -62,6 +62,20 @@ def test_a_bright_warm_or_cold_light_that_saturates_the_white_patches(recognizer
     assert sorted((c.zone, c.card) for c in recognizer.analyse(frame).cards) == [("discard", "b2"), ("play", "g4")]
 
 
+@pytest.mark.parametrize("across", [0.3, -0.3])
+def test_a_table_lit_by_a_lamp_on_one_side_and_a_window_on_the_other(recognizer, across):
+    """One white balance for the whole frame leaves one zone warmer and the other colder than
+    white; the cards of both are still read."""
+    rng = np.random.default_rng(11)
+    design = synth.CardDesign.from_seed(TEST_DESIGN_BASE + 78)
+    scene = synth.Scene([synth.lay("w3", "play", design, rng), synth.lay("y1", "discard", design, rng)])
+    light = synth.Light(across=across, noise=3)
+    frame = synth.render_frame(scene, synth.Camera(tilt=15, roll=5), light, 0)
+    left, right = frame[:, :100].reshape(-1, 3).mean(0), frame[:, -100:].reshape(-1, 3).mean(0)
+    assert np.sign(left[2] / left[0] - right[2] / right[0]) == np.sign(across)  # red on one side, blue on the other
+    assert sorted((c.zone, c.card) for c in recognizer.analyse(frame).cards) == [("discard", "y1"), ("play", "w3")]
+
+
 def test_a_card_half_lost_in_glare_is_still_cut_out_whole(recognizer):
     """A recorded discard zone (rendered, held-out design, colour-balanced): glare makes the mat
     around the right half of a white b5 as bright as the card, so the card's outline is only half
