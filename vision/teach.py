@@ -23,21 +23,12 @@ POSES = ((-3.0, 3.0), (-17.0, -9.0), (-9.0, -2.0), (2.0, 9.0), (9.0, 17.0))
 # copies*). Some still are: a photo or a page's frame may be JPEG.
 JPEG_SHARE = 0.3
 
-# How far a copy's colour channels stray from each other. Every zone picture is balanced on the
-# mat's white patches before a card is cut out (``finder.white_gains``), a taught photo's as well
-# as a played card's, so only the patches' small error is left. With a wider cast (8% a channel)
-# a white numeral's copies drifted towards a pale suit's colour, and the paler-blue stand-ins'
-# light blue was read as white more often (models/README.md, *Copies under the balanced light*).
-CAST = 0.03
-TRAINING_CAST = 0.08  # the networks' training samples: as the shipped networks were trained
-
 
 # -- altered copies --------------------------------------------------------------------------------
-def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator, jpeg: float = JPEG_SHARE,
-            cast: float = CAST) -> np.ndarray:
+def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator, jpeg: float = JPEG_SHARE) -> np.ndarray:
     """One copy of a taught crop as the finder might cut it out of another frame: askew, shifted
     or loosely cut (over the mat or another card), under another light, blurred, noisy, glared,
-    and with the chance ``jpeg`` JPEG-compressed; each colour channel scaled by 1 ± ``cast``."""
+    and with the chance ``jpeg`` JPEG-compressed."""
     pose = int(rng.integers(len(POSES)))
     loose = pose > 0  # the top card of a pile is often cut out loosely, askew in its crop
     angle = rng.uniform(*POSES[pose])
@@ -55,7 +46,7 @@ def augment(crop: np.ndarray, under: np.ndarray, rng: np.random.Generator, jpeg:
     else:  # the mat's grey
         back = np.full((H, W, 3), rng.uniform(120, 185), np.float32) + rng.normal(0, 4, 3).astype(np.float32)
     img: np.ndarray = card.astype(np.float32) * inside + back * (1 - inside)
-    img *= rng.uniform(1 - cast, 1 + cast, 3).astype(np.float32) * rng.uniform(0.8, 1.12)  # light's colour, level
+    img *= rng.uniform(0.92, 1.08, 3).astype(np.float32) * rng.uniform(0.8, 1.12)  # white balance, level
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     d = rng.normal(0, 1, 2)
     img *= (1 + rng.uniform(0, 0.2) * ((xx / W - 0.5) * d[0] + (yy / H - 0.5) * d[1]))[..., None]

@@ -125,7 +125,7 @@ def direct_sample(rng: np.random.Generator, design: synth.Design, card: str) -> 
     crop = face_crop(design, card, rng)
     if rng.random() < 0.3:
         crop = np.clip(crop * rng.uniform(0.85, 1.15, 3), 0, 255).astype(np.uint8)
-    return teach.augment(crop, under, rng, jpeg=1.0, cast=teach.TRAINING_CAST)  # as the shipped networks were trained
+    return teach.augment(crop, under, rng, jpeg=1.0)  # as the shipped networks were trained
 
 
 MODES = (0.7, 0.22)        # shares of direct samples and of zone samples; the rest from whole frames
