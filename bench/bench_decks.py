@@ -28,14 +28,15 @@ a face of its own colour) is forgotten when the next deck comes.
     python bench/bench_decks.py --paler-blue --first-deck 4330     # the same, its blue paler still
     python bench/bench_decks.py --families dark-plain --thin-type  # training decks in their thinnest typefaces
     python bench/bench_decks.py --families tuning --detail 1.8     # cards cut from the Pi camera's larger stream
+    python bench/bench_decks.py --families tuning --detail 1 --no-jpeg  # the raw frame alone (no larger stream)
 
 Deck seeds already looked at: from 60,000, 72,000 and 97,000 to 121,000 (held-out figures of
 earlier readers; 121,000 to 121,019 and 122,000 to 122,009 with --decks; 125,000 to 125,004 for
 the renderer's camera; 113,000, 117,000 to 119,000 in whole games, bench_games.py --recorded) and
 71,000, 90,000 and 96,000 (the tuning and training families' choices), 126,000 (the hard-deck rule)
-and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 140,000 (held-out figures
+and 127,000 to 127,004 (the Pi camera's larger picture); 128,000 to 143,000 (held-out figures
 since, models/README.md's *Where it stands*); judge a new candidate on decks it was never compared
-on (--first-deck 141000 and up).
+on (--first-deck 144000 and up).
 """
 import argparse
 import collections
@@ -464,7 +465,8 @@ def main() -> None:
                         "the card's crop where small: a stand-in to tune on (training and tuning families)")
     p.add_argument("--detail", type=float, metavar="SCALE",
                    help="cut each card out of the camera's larger picture of the moment, SCALE times the frame's "
-                        "size (1.8: the Pi camera's 2304x1296 beside its 1280x720), and teach from such photos")
+                        "size (1.8: the Pi camera's 2304x1296 beside its 1280x720; 1: the raw frame itself, as a "
+                        "Pi camera without its larger stream gives it), and teach from such photos")
     p.add_argument("--exposure", type=float, metavar="EV",
                    help="the light's level set as the Pi camera's exposure control sets it with the box's settings, "
                         f"at this exposure value (the box's: {camera.BOX_EV}) instead of drawn at random")

@@ -10,6 +10,7 @@ over it (taken for the suit) and the suit's cards under it (taken for white).
 
     python bench/bench_white_ink.py                                  # deep-blue stand-ins as the box cuts them
     python bench/bench_white_ink.py --jpeg                           # the same decks from a webcam's frames
+    python bench/bench_white_ink.py --frames-only                    # raw frames alone (no larger stream)
     python bench/bench_white_ink.py --family coloured-face --decks 20 --first-deck 220000
 """
 from __future__ import annotations
@@ -47,8 +48,11 @@ def face_suit(family: str, deck: designs.DeckDesign) -> str | None:
     return designs.SUITS[doubted] if doubted >= 0 else None
 
 
-def measure(family: str, first: int, decks: int, views: int, jpeg: bool, seed: int) -> list[dict]:
-    """Per card laid: its deck, the kind laid, the kind read, whether white, and its ink's measure."""
+def measure(family: str, first: int, decks: int, views: int, jpeg: bool, seed: int,
+            frames_only: bool = False) -> list[dict]:
+    """Per card laid: its deck, the kind laid, the kind read, whether white, and its ink's measure.
+    ``frames_only``: raw frames, each card cut out of the frame itself (a Pi camera without its
+    larger stream)."""
     rng, reader, rows, t0 = np.random.default_rng(seed), Recognizer(), [], time.time()
     tried, done = first, 0
     while done < decks:
@@ -65,7 +69,7 @@ def measure(family: str, first: int, decks: int, views: int, jpeg: bool, seed: i
                 if not jpeg:
                     light = dataclasses.replace(light, jpeg=None, exposure=camera.BOX_EV)
                 frame = synth.render_frame(scene, cam, light, 0)
-                larger = None if jpeg else synth.render_larger(scene, cam, light, DETAIL, 0)
+                larger = None if jpeg else synth.render_larger(scene, cam, light, 1.0 if frames_only else DETAIL, 0)
                 result = reader.analyse(frame, None, larger)
                 crop = result.views["play"].crop if result.views else None
                 if crop is None or not result.cards:
@@ -106,9 +110,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=7, help="seed of the cameras and lights")
     p.add_argument("--jpeg", action="store_true",
                    help="cards cut out of a webcam's JPEG frames, not out of the Pi camera's larger picture")
+    p.add_argument("--frames-only", action="store_true",
+                   help="cards cut out of the Pi camera's raw frames themselves, as without its larger stream")
     args = p.parse_args()
-    rows = measure(args.family, args.first_deck, args.decks, args.views, args.jpeg, args.seed)
-    how = "a webcam's JPEG frames" if args.jpeg else "the Pi camera's larger picture, raw, the box's exposure"
+    rows = measure(args.family, args.first_deck, args.decks, args.views, args.jpeg, args.seed, args.frames_only)
+    how = ("a webcam's JPEG frames" if args.jpeg else "the Pi camera's raw frames, the box's exposure"
+           if args.frames_only else "the Pi camera's larger picture, raw, the box's exposure")
     print(f"{args.family}, {args.decks} decks from {args.first_deck}, each kind laid {args.views} times, "
           f"cards cut out of {how}:")
     report(rows)

@@ -37,7 +37,9 @@ class Picamera2Source:
     ISP's small YUV stream, made BGR) and a larger picture (``detail``) made into an array only
     when a card is cut out of it (``detail()``): a card shows there with more pixels and less
     blur, which numerals of hairline strokes need (models/README.md, *A sharper picture of the
-    card*)."""
+    card*). Without the larger stream the raw frame itself is the picture a card is cut out of:
+    its colour is at every pixel too, unlike a webcam's JPEG, so white ink is told from a pale
+    suit's as in the larger picture (models/README.md, *The frames alone, raw*)."""
 
     def __init__(self, size: tuple[int, int] = WATCHED, factory: Callable[[], Any] | None = None,
                  detail: tuple[int, int] | None = DETAIL):
@@ -50,6 +52,7 @@ class Picamera2Source:
                                   "--system-site-packages") from None
             factory = Picamera2
         self._request = None
+        self._frame: np.ndarray | None = None  # the frame read last, without the larger stream
         try:
             self._cam = factory()
             try:
@@ -73,7 +76,8 @@ class Picamera2Source:
     def read(self) -> np.ndarray:
         try:
             if self._detail is None:
-                return np.ascontiguousarray(self._cam.capture_array("main")[..., :3])
+                self._frame = np.ascontiguousarray(self._cam.capture_array("main")[..., :3])
+                return self._frame
             request = self._cam.capture_request()  # kept until the next frame: its larger picture may be asked for
             self._let_go()
             self._request = request
@@ -82,7 +86,10 @@ class Picamera2Source:
             raise CameraError(f"the Pi camera stopped giving frames: {e}") from None
 
     def detail(self) -> np.ndarray | None:
-        """The larger picture of the frame read last (None without the larger stream)."""
+        """The larger picture of the frame read last, or without the larger stream that raw frame
+        (None before the first frame)."""
+        if self._detail is None:
+            return self._frame
         if self._request is None:
             return None
         try:

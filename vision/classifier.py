@@ -392,8 +392,8 @@ class Classifier:
         quick model; only a card that look leaves unsure, or that does not fit, is read by every
         network and the deck's whole model. A deck grown from the game's first cards, from one
         picture of each kind cut out of a pile, is read by every network at once. ``remember``: the
-        crops are cards seen (``mismatch`` counts them); ``full_colour``: they were cut out of the
-        camera's larger picture (``FaceDoubt.of``)."""
+        crops are cards seen (``mismatch`` counts them); ``full_colour``: they were cut out of a raw
+        picture of the Pi camera, its larger one or its frame (``FaceDoubt.of``)."""
         deck = self.profile.deck if self.profile is not None else None
         faces = teach.face_colours(crops)
         own = self._own_faces(faces, crops, remember)
@@ -532,10 +532,11 @@ BLUE_FACE_CHROMA = 22.0
 INK_CHROMA = 30.0     # Lab chroma of an ink too colourful to be white blurred into the face
 FACE_SUIT_DOUBT = 0.25  # the share of a reading of the face's own suit moved to white
 WHITE_INK_SATURATION = 0.25  # an ink less saturated than this at full strength (``ink_saturation``) is white
-# the same for a card cut out of the Pi camera's larger picture, whose colour is at every pixel's
-# resolution: there white ink measures about 0.1 and a light blue on a deep blue face mostly 0.15 and
-# up, where a frame's colour at half resolution (JPEG) takes white's to 0.3 and over (models/README.md,
-# *White ink measured in the camera's larger picture*)
+# the same for a card cut out of a raw picture of the Pi camera, whose colour is at every pixel's
+# resolution (its larger picture, or without one its frame): there white ink measures about 0.1 and a
+# light blue on a deep blue face mostly 0.15 and up, where a frame's colour at half resolution (JPEG)
+# takes white's to 0.3 and over (models/README.md, *White ink measured in the camera's larger
+# picture* and *The frames alone, raw*)
 WHITE_INK_FULL_COLOUR = 0.18
 WHITE_INK_DOUBT = 0.75  # the share moved to white then: white is the guess, and the box still asks
 MEASURE_FROM = 0.01   # the doubted suit's probability from which the ink's saturation is measured
@@ -576,7 +577,7 @@ class FaceDoubt:
         """``faces``: Lab colour of each card's face (``teach.face_colours``); ``inks``: its ink's
         mean a* and b* over both ends, over 25 (``inks_of``); ``crops``: the cards, colour-balanced.
         ``own_faces``: the deck gives each suit a face of its own colour, so no card is doubted.
-        ``full_colour``: the crops were cut out of the camera's larger picture (``WHITE_INK_FULL_COLOUR``)."""
+        ``full_colour``: the crops were cut out of a raw picture of the Pi camera (``WHITE_INK_FULL_COLOUR``)."""
         hue, chroma = hue_chroma(faces)
         pale = 25.0 * np.hypot(inks[:, 0], inks[:, 1]) < INK_CHROMA
         suit = np.full(len(faces), -1)

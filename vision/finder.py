@@ -45,8 +45,8 @@ class ZoneView:
     occluded: bool                 # something other than cards is over the zone (a hand)
     soft_edged: bool = False       # the card's edge steps less than a sharp card's (``SOFT_CARD_EDGE``):
                                    # a blurred picture, read but not learned from
-    full_colour: bool = False      # the crop was cut out of the camera's larger picture, whose colour is
-                                   # at every pixel's resolution (a frame's may be at half: JPEG, YUV)
+    full_colour: bool = False      # the crop was cut out of the camera's raw picture (``detail``), whose
+                                   # colour is at every pixel's resolution (a frame's may be at half: JPEG, YUV)
 
 
 def _zone_transform(zone: str) -> tuple[np.ndarray, tuple[int, int]]:
@@ -189,7 +189,8 @@ class ZonePixels:
         """``frame_half``: ``half_size(frame)``; ``to_zone``: frame pixels → full-size zone pixels.
         ``detail``: a larger picture of the same moment (the camera's larger stream), which the
         full-size pixels, the top card's among them, are taken from: outlines are found in the
-        frame as ever, and the card is cut out with more pixels and less blur."""
+        frame as ever, and the card is cut out with more pixels and less blur. A camera without the
+        larger stream gives its raw frame itself here (``camera.Picamera2Source``)."""
         zone_to_half = np.array([[0.5, 0, -0.25], [0, 0.5, -0.25], [0, 0, 1]])  # a half pixel covers two
         half_to_frame = np.array([[2, 0, 0.5], [0, 2, 0.5], [0, 0, 1]])
         half = cv2.warpPerspective(frame_half, zone_to_half @ to_zone @ half_to_frame,

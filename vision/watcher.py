@@ -32,7 +32,8 @@ from .finder import CARD_AREA, PPM, ZoneView, scalar
 from .recognize import CardSeen, Recognizer
 from .tablezones import TableZones
 
-Detail = Callable[[], "np.ndarray | None"]  # the camera's larger picture of the frame just read, if it has one
+# the camera's raw picture of the frame just read, to cut cards out of (its larger one), if it has one
+Detail = Callable[[], "np.ndarray | None"]
 
 STILL = 0.01       # share of a zone's picture that may change between frames while it is still
 CHANGED = 0.02     # share that must differ from the last judged picture to judge the zone again

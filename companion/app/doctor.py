@@ -140,9 +140,18 @@ def camera(config: Config, machine: Machine) -> Check:
     if isinstance(got[0], Exception):
         hint = f"; {STOP_FIRST}" if not spec.startswith("folder:") else ""
         return Check("camera", False, f"{one_line(got[0])}{hint}")
-    return Check("camera", True, f"{spec} gives {_size(got[0])}frames"
-                                 + (f", and cuts the cards out of {_size(got[1])}pictures of them"
-                                    if len(got) > 1 and hasattr(got[1], "shape") else ""))
+    return Check("camera", True,
+                 f"{spec} gives {_size(got[0])}frames" + _cut_from(got[0], got[1] if len(got) > 1 else None))
+
+
+def _cut_from(frame: Any, picture: Any) -> str:
+    """What the cards are cut out of, when the source says: a larger picture, or the raw frame itself
+    (a Pi camera without memory for its larger stream)."""
+    if not hasattr(picture, "shape"):
+        return ""
+    if picture is frame or _size(picture) == _size(frame):
+        return ", and cuts the cards out of them (no larger stream)"
+    return f", and cuts the cards out of {_size(picture)}pictures of them"
 
 
 def _size(picture: Any) -> str:

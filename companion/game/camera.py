@@ -46,7 +46,8 @@ class Source(Protocol):
 
 @runtime_checkable
 class Detailed(Protocol):
-    """A source that also has a larger picture of the frame it read last (a camera's larger stream)."""
+    """A source that also has a raw picture of the frame it read last to cut cards out of: a camera's
+    larger stream, or the raw frame itself (the Pi camera without memory for its larger stream)."""
 
     def detail(self) -> Any:
         """That picture, made when asked for (None if there is none now)."""

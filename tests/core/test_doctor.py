@@ -91,6 +91,25 @@ def test_the_camera_check_names_the_larger_picture_cards_are_cut_out_of(box_file
     assert check.detail.endswith("gives 1280x720 frames, and cuts the cards out of 2304x1296 pictures of them")
 
 
+def test_the_camera_check_says_when_the_cards_are_cut_out_of_the_frames_themselves(box_files, factory, monkeypatch):
+    """A Pi camera without memory for its larger stream cuts the cards out of its raw frames."""
+    class OneStream:
+        frame = np.zeros((720, 1280, 3), np.uint8)
+
+        def read(self):
+            return self.frame
+
+        def detail(self):
+            return self.frame
+
+        def close(self):
+            pass
+    monkeypatch.setattr("companion.app.wiring.open_camera", lambda spec: OneStream())
+    check = by_part(examine(good_settings(box_files, free_port()), machine(box_files, factory)))["camera"]
+    assert check.ok
+    assert check.detail.endswith("gives 1280x720 frames, and cuts the cards out of them (no larger stream)")
+
+
 def test_the_command_exits_0_when_all_is_ok(box_files, monkeypatch, capsys):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     from gpiozero import Device

@@ -67,6 +67,19 @@ def test_a_card_cut_out_of_the_larger_picture_is_the_card_found_in_the_frame(see
     assert sharpness(cut["play"].crop) > 1.3 * sharpness(plain["play"].crop)
 
 
+def test_a_card_cut_out_of_the_raw_frame_itself_is_the_frames_card_told_by_full_colour():
+    """Without a larger stream the Pi camera hands its raw frame as the picture to cut the card out
+    of: the crop is the frame's own, pixel for pixel, and white ink is told by the raw picture's floor."""
+    rng = np.random.default_rng(4)
+    scene = synth.Scene([synth.lay("b2", "play", synth.CardDesign.from_seed(4), rng)])
+    frame = synth.render_frame(scene, synth.Camera.random(rng, max_tilt=40), synth.Light(noise=2, jpeg=None), 4)
+    reader = Recognizer()
+    _, plain = reader.look(frame)
+    _, cut = reader.look(frame, detail=frame)
+    assert cut["play"].crop is not None and np.array_equal(cut["play"].crop, plain["play"].crop)
+    assert cut["play"].full_colour and not plain["play"].full_colour
+
+
 def _sharpness(crop: np.ndarray) -> float:
     """The variance of the Laplacian inside the crop's edge."""
     return float(cv2.Laplacian(crop, cv2.CV_32F)[3:-3, 3:-3].var())
@@ -249,7 +262,7 @@ def test_picamera2_gives_bgr_frames_in_opencv_order():
     frame = src.read()
     assert fake.config["main"] == {"size": (1280, 720), "format": "RGB888"}
     assert frame.shape == (720, 1280, 3) and _is_blue(frame)
-    assert src.detail() is None
+    assert src.detail() is frame  # the cards are cut out of the raw frame itself
     src.close()
 
 
@@ -273,7 +286,9 @@ def test_picamera2_watches_its_small_stream_and_cuts_cards_from_its_larger_one()
 
 
 def test_picamera2_without_memory_for_its_larger_stream_watches_alone():
-    """A camera that cannot give the larger stream too (too little camera memory) still watches."""
+    """A camera that cannot give the larger stream too (too little camera memory) still watches, and
+    cards are cut out of its raw frames: their colour is at every pixel, so white ink is told by the
+    same floor as in the larger picture (``WHITE_INK_FULL_COLOUR``)."""
     class Small(FakePicamera2):
         def configure(self, config):
             if "lores" in config:
@@ -282,7 +297,9 @@ def test_picamera2_without_memory_for_its_larger_stream_watches_alone():
     fake = Small()
     src = Picamera2Source(factory=lambda: fake)
     assert fake.config == {"main": {"size": (1280, 720), "format": "RGB888"}}
-    assert _is_blue(src.read()) and src.detail() is None
+    assert src.detail() is None  # no frame read yet
+    frame = src.read()
+    assert _is_blue(frame) and src.detail() is frame
 
 
 def test_picamera2_exposes_under_the_brightest_inks():
