@@ -149,7 +149,7 @@ def _cut_from(frame: Any, picture: Any) -> str:
     (a Pi camera without memory for its larger stream)."""
     if not hasattr(picture, "shape"):
         return ""
-    if picture is frame or _size(picture) == _size(frame):
+    if _size(picture) == _size(frame):
         return ", and cuts the cards out of them (no larger stream)"
     return f", and cuts the cards out of {_size(picture)}pictures of them"
 

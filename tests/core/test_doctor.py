@@ -74,40 +74,28 @@ def test_a_working_box_is_all_ok(box_files, factory):
     assert code == 0 and text.endswith("all OK: the box works\n") and text.count("\nOK") == 7
 
 
-def test_the_camera_check_names_the_larger_picture_cards_are_cut_out_of(box_files, factory, monkeypatch):
-    """The Pi camera gives a larger picture beside its watched frames: the doctor says so."""
-    class TwoStreams:
+@pytest.mark.parametrize("picture, says", [
+    ((1296, 2304, 3), "and cuts the cards out of 2304x1296 pictures of them"),  # the Pi camera's larger stream
+    (None, "and cuts the cards out of them (no larger stream)"),  # without memory for it: the raw frame itself
+])
+def test_the_camera_check_names_the_picture_cards_are_cut_out_of(box_files, factory, monkeypatch, picture, says):
+    """The Pi camera cuts the cards out of a larger picture beside its watched frames, or without
+    one out of its raw frames: the doctor says which."""
+    frame = np.zeros((720, 1280, 3), np.uint8)
+
+    class Camera:
         def read(self):
-            return np.zeros((720, 1280, 3), np.uint8)
+            return frame
 
         def detail(self):
-            return np.zeros((1296, 2304, 3), np.uint8)
+            return frame if picture is None else np.zeros(picture, np.uint8)
 
         def close(self):
             pass
-    monkeypatch.setattr("companion.app.wiring.open_camera", lambda spec: TwoStreams())
+    monkeypatch.setattr("companion.app.wiring.open_camera", lambda spec: Camera())
     check = by_part(examine(good_settings(box_files, free_port()), machine(box_files, factory)))["camera"]
     assert check.ok
-    assert check.detail.endswith("gives 1280x720 frames, and cuts the cards out of 2304x1296 pictures of them")
-
-
-def test_the_camera_check_says_when_the_cards_are_cut_out_of_the_frames_themselves(box_files, factory, monkeypatch):
-    """A Pi camera without memory for its larger stream cuts the cards out of its raw frames."""
-    class OneStream:
-        frame = np.zeros((720, 1280, 3), np.uint8)
-
-        def read(self):
-            return self.frame
-
-        def detail(self):
-            return self.frame
-
-        def close(self):
-            pass
-    monkeypatch.setattr("companion.app.wiring.open_camera", lambda spec: OneStream())
-    check = by_part(examine(good_settings(box_files, free_port()), machine(box_files, factory)))["camera"]
-    assert check.ok
-    assert check.detail.endswith("gives 1280x720 frames, and cuts the cards out of them (no larger stream)")
+    assert check.detail.endswith(f"gives 1280x720 frames, {says}")
 
 
 def test_the_command_exits_0_when_all_is_ok(box_files, monkeypatch, capsys):
